@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "Vital",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "vital", targets: ["vital"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
+    .systemLibrary(
+      name: "COpenSSL",
+      pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]
+    ),
+    .target(name: "Storage", dependencies: ["CSQLite"]),
+    .executableTarget(
+      name: "vital",
+      dependencies: [
+        "Storage",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/CLI"
+    ),
+    // Benchmarks live in their own executable so the shipped binary carries no bench code.
+    .executableTarget(name: "vital-bench", dependencies: ["Storage"], path: "Sources/Bench"),
+    // A helper the crash-safety test kills with SIGKILL in the middle of a write.
+    .executableTarget(name: "storage-writer", dependencies: ["Storage"], path: "Tests/StorageWriter"),
+    .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-writer"]),
+    .testTarget(name: "CLITests", dependencies: ["vital", "Storage"]),
+  ]
+)

@@ -1,0 +1,41 @@
+import Foundation
+import Storage
+
+/// What every command needs: the data folder, the open database, the clock and the output.
+final class App {
+  let home: Home
+  let db: Database
+  let now: Date
+  let timeZone: TimeZone
+  let calendar: Calendar
+  let output: Output
+
+  init(_ global: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    // Files Vital creates (database, WAL, session, backups) are the owner's alone.
+    umask(0o077)
+    output = Output(json: global.json)
+    (now, timeZone) = try Self.clock(environment)
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    self.calendar = calendar
+    home = try Home.prepare(Home.resolve(option: global.home, environment: environment))
+    db = try VitalSchema.open(path: home.databasePath)
+    chmod(home.databasePath, 0o600)
+  }
+
+  /// `VITAL_NOW` replaces the system clock when set; `TZ` names the local zone.
+  static func clock(_ environment: [String: String]) throws -> (Date, TimeZone) {
+    var now = Date()
+    if let text = environment["VITAL_NOW"], !text.isEmpty {
+      guard let date = ISO8601.date(from: text) else { throw CLIError.badClock(text) }
+      now = date
+    }
+    var zone = TimeZone.current
+    if let name = environment["TZ"], !name.isEmpty {
+      let id = name.hasPrefix(":") ? String(name.dropFirst()) : name
+      guard let named = TimeZone(identifier: id) else { throw CLIError.badTimeZone(name) }
+      zone = named
+    }
+    return (now, zone)
+  }
+}

@@ -1,0 +1,27 @@
+/// Failures of the command line itself. Each message says what to do next.
+enum CLIError: Error, CustomStringConvertible {
+  case homeIsNotAFolder(String)
+  case homeNotWritable(String, reason: String)
+  case badClock(String)
+  case badTimeZone(String)
+  case integrityFailed([String])
+  case cannotWrite(String, reason: String)
+
+  var description: String {
+    switch self {
+    case .homeIsNotAFolder(let path):
+      return "the data folder '\(path)' is not a folder; pass --home with a folder path"
+    case .homeNotWritable(let path, let reason):
+      return "cannot use the data folder '\(path)' (\(reason)); fix its permissions or pass another --home"
+    case .badClock(let text):
+      return "VITAL_NOW='\(text)' is not an ISO 8601 instant; use a form like 2026-12-01T08:00:00Z"
+    case .badTimeZone(let text):
+      return "TZ='\(text)' is not a known IANA time zone; use a name like Europe/Berlin"
+    case .integrityFailed(let problems):
+      return
+        "the database failed its integrity check (\(problems.count) problem\(problems.count == 1 ? "" : "s"), first: \(problems.first ?? "")); restore a backup made with 'vital db backup'"
+    case .cannotWrite(let path, let reason):
+      return "cannot write '\(path)' (\(reason))"
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import Storage
+
+extension Vital {
+  struct DB: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "db",
+      abstract: "Check or back up the local database.",
+      subcommands: [Check.self, Backup.self]
+    )
+  }
+}
+
+extension Vital.DB {
+  struct Check: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Run SQLite's integrity check and report the schema version.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+      let app = try App(global)
+      let problems = try app.db.integrityProblems()
+      let version = try VitalSchema.migrator.version(of: app.db)
+      let latest = VitalSchema.migrator.migrations.count
+      let document: JSON = .object([
+        ("ok", .bool(problems.isEmpty)),
+        ("integrity", .array(problems.isEmpty ? [.string("ok")] : problems.map(JSON.string))),
+        ("schema_version", .int(version)),
+        ("latest_schema_version", .int(latest)),
+        ("sqlite_version", .string(Database.sqliteVersion)),
+        ("path", .string(app.home.databasePath)),
+      ])
+      try app.output.show(document) {
+        """
+        database  \(app.home.databasePath)
+        integrity \(problems.isEmpty ? "ok" : "\(problems.count) problems")
+        schema    \(version) of \(latest)
+        sqlite    \(Database.sqliteVersion)
+        """
+      }
+      if !problems.isEmpty { throw CLIError.integrityFailed(problems) }
+    }
+  }
+
+  struct Backup: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Copy the database to FILE with SQLite's online backup (safe while in use).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Where to write the copy; it must not exist yet unless --force is given.")
+    var file: String
+
+    @Flag(help: "Replace FILE if it exists.")
+    var force = false
+
+    func run() async throws {
+      let app = try App(global)
+      try app.db.backup(to: file, replacing: force)
+      let bytes = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+      try app.output.show(.object([("path", .string(file)), ("bytes", .int(bytes))])) {
+        "backed up \(app.home.databasePath) to \(file) (\(bytes) bytes)"
+      }
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Storage
+
+extension Vital {
+  /// Parses the arguments and runs the command. Usage errors keep argument-parser's wording and
+  /// exit 64; every other failure is one `error:` line on stderr and exit 1.
+  static func start() async {
+    let command: ParsableCommand
+    do {
+      command = try parseAsRoot()
+    } catch {
+      exit(withError: error)
+    }
+    do {
+      if var asyncCommand = command as? AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        var command = command
+        try command.run()
+      }
+    } catch let error where isParserError(error) {
+      exit(withError: error)
+    } catch {
+      Output.error(message(for: error))
+      Foundation.exit(1)
+    }
+  }
+
+  /// Help requests, validation and exit codes thrown while running belong to argument-parser.
+  static func isParserError(_ error: Error) -> Bool {
+    error is ExitCode || error is CleanExit || error is ValidationError
+      || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
+  }
+
+  static func message(for error: Error) -> String {
+    switch error {
+    case let error as CustomStringConvertible where error is CLIError || error is StorageError:
+      return error.description
+    case let error as LocalizedError:
+      return error.errorDescription ?? "\(error)"
+    default:
+      return "\(error)"
+    }
+  }
+}

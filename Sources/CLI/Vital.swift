@@ -1,0 +1,25 @@
+import ArgumentParser
+import Foundation
+import Storage
+
+struct Vital: AsyncParsableCommand {
+  static let version = "0.1.0"
+
+  static let configuration = CommandConfiguration(
+    commandName: "vital",
+    abstract: "An offline-first personal health record for the terminal.",
+    discussion: """
+      Vital keeps your blood donations, cycle, medications, Apple Health goals and regional
+      incidence figures in one local SQLite database that you own.
+      """,
+    version: "vital \(version) (SQLite \(Database.sqliteVersion))",
+    subcommands: [DB.self]
+  )
+
+  @OptionGroup var global: GlobalOptions
+
+  func run() async throws {
+    let app = try App(global)
+    try app.output.show(Welcome.firstRun) { Welcome.firstRunText }
+  }
+}

@@ -1,0 +1,2 @@
+// Entry point: parse, run, and turn every failure into the one-line error convention.
+await Vital.start()

@@ -1,0 +1,50 @@
+extension Database {
+  public enum TransactionKind: String, Sendable {
+    case deferred = "DEFERRED"
+    case immediate = "IMMEDIATE"
+    case exclusive = "EXCLUSIVE"
+  }
+
+  /// Runs `body` in a transaction: commits when it returns, rolls back and rethrows when it throws.
+  ///
+  /// Writes use IMMEDIATE by default so that two processes never deadlock upgrading a read lock.
+  /// Called inside another transaction, it becomes a savepoint: an inner failure rolls back only
+  /// the inner work, and the outer transaction decides whether the rest commits.
+  @discardableResult
+  public func transaction<T>(
+    _ kind: TransactionKind = .immediate, _ body: (Database) throws -> T
+  ) throws -> T {
+    if transactionDepth > 0 { return try savepoint(body) }
+    try execute("BEGIN \(kind.rawValue)")
+    transactionDepth += 1
+    defer { transactionDepth -= 1 }
+    let result: T
+    do {
+      result = try body(self)
+      try execute("COMMIT")
+    } catch {
+      // SQLite may already have rolled back (e.g. on SQLITE_FULL); a second ROLLBACK would fail.
+      if isInTransaction { _ = try? execute("ROLLBACK") }
+      throw error
+    }
+    return result
+  }
+
+  private func savepoint<T>(_ body: (Database) throws -> T) throws -> T {
+    let name = "vital_sp\(transactionDepth)"
+    try execute("SAVEPOINT \(name)")
+    transactionDepth += 1
+    defer { transactionDepth -= 1 }
+    do {
+      let result = try body(self)
+      try execute("RELEASE \(name)")
+      return result
+    } catch {
+      if isInTransaction {
+        _ = try? execute("ROLLBACK TO \(name)")
+        _ = try? execute("RELEASE \(name)")
+      }
+      throw error
+    }
+  }
+}

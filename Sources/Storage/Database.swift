@@ -1,0 +1,173 @@
+import Foundation
+internal import CSQLite
+
+/// One SQLite connection. Vital keeps one per process.
+///
+/// Opening applies the storage rules: WAL, `foreign_keys=ON`, a busy timeout and
+/// `synchronous=NORMAL`. Statements are prepared once per SQL text and cached; the cache and
+/// the handle are finalized and closed in `deinit`.
+public final class Database {
+  let handle: OpaquePointer
+  /// The file path, or `:memory:`.
+  public let path: String
+  private var cache: [String: Statement] = [:]
+  var transactionDepth = 0
+
+  public struct Options: Sendable {
+    public var readOnly = false
+    public var create = true
+    public var busyTimeoutMilliseconds: Int32 = 5000
+    public init() {}
+  }
+
+  /// Opens (and by default creates) the database at `path`; `:memory:` gives a private one.
+  public init(path: String, options: Options = Options()) throws {
+    var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+    if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
+    var db: OpaquePointer?
+    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    guard rc == SQLITE_OK, let db else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      sqlite3_close_v2(db)
+      throw StorageError.cannotOpen(path: path, code: rc, message: message)
+    }
+    self.handle = db
+    self.path = path
+    do {
+      sqlite3_extended_result_codes(db, 1)
+      try check(sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds), sql: nil)
+      // The first read proves the file is a database before any pragma changes it.
+      _ = try scalar(Int64.self, "SELECT count(*) FROM sqlite_schema")
+      if !options.readOnly && path != ":memory:" {
+        _ = try scalar(String.self, "PRAGMA journal_mode=WAL")
+      }
+      try execute("PRAGMA foreign_keys=ON")
+      try execute("PRAGMA synchronous=NORMAL")
+    } catch let error as StorageError {
+      cache.removeAll()
+      sqlite3_close_v2(db)
+      if case .sqlite(let code, let message, _) = error {
+        throw StorageError.cannotOpen(path: path, code: code, message: message)
+      }
+      throw error
+    }
+  }
+
+  /// A private in-memory database, for tests.
+  public static func inMemory() throws -> Database {
+    try Database(path: ":memory:")
+  }
+
+  deinit {
+    cache.removeAll()  // finalizes every cached statement before the handle closes
+    sqlite3_close_v2(handle)
+  }
+
+  /// The cached prepared statement for `sql`, reset and with its bindings cleared.
+  public func statement(_ sql: String) throws -> Statement {
+    if let cached = cache[sql] {
+      cached.reset()
+      return cached
+    }
+    let statement = try Statement(database: self, sql: sql)
+    cache[sql] = statement
+    return statement
+  }
+
+  /// Runs one statement with positional arguments; returns the number of rows it changed.
+  @discardableResult
+  public func execute(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> Int {
+    try execute(sql, arguments: arguments)
+  }
+
+  @discardableResult
+  public func execute(_ sql: String, arguments: [(any DatabaseValueConvertible)?]) throws -> Int {
+    let statement = try self.statement(sql)
+    try statement.bind(arguments)
+    while try statement.step() {}
+    return Int(sqlite3_changes64(handle))
+  }
+
+  /// Runs several statements separated by semicolons, without arguments (schema scripts).
+  public func executeScript(_ sql: String) throws {
+    var message: UnsafeMutablePointer<CChar>?
+    let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+    if rc != SQLITE_OK {
+      let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+      sqlite3_free(message)
+      throw StorageError.make(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+    }
+  }
+
+  /// Every row of a query, each turned into a value by `transform`.
+  public func query<T>(
+    _ sql: String, _ arguments: (any DatabaseValueConvertible)?...,
+    row transform: (Row) throws -> T
+  ) throws -> [T] {
+    try query(sql, arguments: arguments, row: transform)
+  }
+
+  public func query<T>(
+    _ sql: String, arguments: [(any DatabaseValueConvertible)?],
+    row transform: (Row) throws -> T
+  ) throws -> [T] {
+    let statement = try self.statement(sql)
+    try statement.bind(arguments)
+    defer { statement.reset() }
+    var result: [T] = []
+    while try statement.step() {
+      result.append(try transform(Row(statement: statement)))
+    }
+    return result
+  }
+
+  /// The first row of a query, or nil when there is none.
+  public func queryFirst<T>(
+    _ sql: String, _ arguments: (any DatabaseValueConvertible)?...,
+    row transform: (Row) throws -> T
+  ) throws -> T? {
+    let statement = try self.statement(sql)
+    try statement.bind(arguments)
+    defer { statement.reset() }
+    return try statement.step() ? transform(Row(statement: statement)) : nil
+  }
+
+  /// The first column of the first row; nil when there is no row or it holds NULL.
+  public func scalar<T: DatabaseValueConvertible>(
+    _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
+  ) throws -> T? {
+    let statement = try self.statement(sql)
+    try statement.bind(arguments)
+    defer { statement.reset() }
+    guard try statement.step() else { return nil }
+    return try Row(statement: statement).get(0, as: T?.self)
+  }
+
+  /// The rowid of the last successful INSERT on this connection.
+  public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  /// The number of rows changed by the last INSERT, UPDATE or DELETE.
+  public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+  /// Whether a transaction is open on this connection.
+  public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+  /// The SQLite library version, e.g. "3.40.1".
+  public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+
+  func check(_ rc: Int32, sql: String?) throws {
+    guard rc != SQLITE_OK else { return }
+    throw StorageError.make(code: sqlite3_extended_errcode(handle), message: errorMessage, sql: sql)
+  }
+
+  var errorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+}
+
+extension StorageError {
+  static func make(code: Int32, message: String, sql: String?) -> StorageError {
+    code & 0xFF == SQLITE_CONSTRAINT
+      ? .constraint(code: code, message: message, sql: sql)
+      : .sqlite(code: code, message: message, sql: sql)
+  }
+}

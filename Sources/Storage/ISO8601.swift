@@ -1,0 +1,191 @@
+import Foundation
+
+/// ISO 8601 text for instants, written and read without Foundation's formatters: they are slow
+/// in hot loops and their output varies by platform.
+public enum ISO8601 {
+  /// A parsed date-time before it is placed on the time line.
+  public struct Fields: Equatable, Sendable {
+    public var year: Int, month: Int, day: Int
+    public var hour: Int, minute: Int, second: Int
+    public var millisecond: Int
+    /// Seconds east of UTC, or nil when the text named no offset (a local time).
+    public var offset: Int?
+  }
+
+  /// `2026-12-01T08:30:00.000Z`: UTC with milliseconds, so stored dates sort as text.
+  public static func string(from date: Date) -> String {
+    string(from: date, offset: 0, fraction: true)
+  }
+
+  /// `2026-12-01T09:30:00+01:00`: the form shown to users and printed in JSON.
+  public static func string(from date: Date, timeZone: TimeZone) -> String {
+    string(from: date, offset: timeZone.secondsFromGMT(for: date), fraction: false)
+  }
+
+  static func string(from date: Date, offset: Int, fraction: Bool) -> String {
+    let totalMs = Int64((date.timeIntervalSince1970 * 1000).rounded()) + Int64(offset) * 1000
+    let ms = totalMs.floorMod(1000)
+    let seconds = (totalMs - ms) / 1000
+    let secOfDay = seconds.floorMod(86_400)
+    let days = (seconds - secOfDay) / 86_400
+    let (y, m, d) = civil(fromDays: days)
+    var out = "\(pad(Int(y), 4))-\(pad(m, 2))-\(pad(d, 2))T"
+    out += "\(pad(Int(secOfDay / 3600), 2)):\(pad(Int(secOfDay / 60 % 60), 2)):\(pad(Int(secOfDay % 60), 2))"
+    if fraction { out += ".\(pad(Int(ms), 3))" }
+    if offset == 0 { return out + (fraction ? "Z" : "+00:00") }
+    let sign = offset < 0 ? "-" : "+"
+    let a = abs(offset)
+    return out + "\(sign)\(pad(a / 3600, 2)):\(pad(a / 60 % 60, 2))"
+  }
+
+  /// An instant: the text must carry `Z` or an offset.
+  public static func date(from text: String) -> Date? {
+    guard let f = fields(from: text), let offset = f.offset else { return nil }
+    return date(from: f, offset: offset)
+  }
+
+  /// The instant for fields at a given offset from UTC.
+  public static func date(from f: Fields, offset: Int) -> Date {
+    let days = days(fromCivil: Int64(f.year), f.month, f.day)
+    let seconds = days * 86_400 + Int64(f.hour * 3600 + f.minute * 60 + f.second) - Int64(offset)
+    return Date(timeIntervalSince1970: Double(seconds) + Double(f.millisecond) / 1000)
+  }
+
+  /// Parses `YYYY-MM-DD[T| ]HH:MM[:SS[.fff]][Z|±HH:MM|±HHMM]`; nil for anything else.
+  public static func fields(from text: String) -> Fields? {
+    var s = Scanner(Array(text.utf8))
+    guard let year = s.digits(4), s.take(UInt8(ascii: "-")),
+      let month = s.digits(2), s.take(UInt8(ascii: "-")),
+      let day = s.digits(2), s.take(UInt8(ascii: "T")) || s.take(UInt8(ascii: " ")),
+      let hour = s.digits(2), s.take(UInt8(ascii: ":")), let minute = s.digits(2)
+    else { return nil }
+    var second = 0
+    var ms = 0
+    if s.take(UInt8(ascii: ":")) {
+      guard let sec = s.digits(2) else { return nil }
+      second = sec
+      if s.take(UInt8(ascii: ".")) {
+        guard let (value, count) = s.fraction() else { return nil }
+        ms = count >= 3 ? value / pow10(count - 3) : value * pow10(3 - count)
+      }
+    }
+    var offset: Int?
+    if s.take(UInt8(ascii: "Z")) {
+      offset = 0
+    } else if let sign = s.sign() {
+      guard let oh = s.digits(2) else { return nil }
+      _ = s.take(UInt8(ascii: ":"))
+      guard let om = s.digits(2), oh < 24, om < 60 else { return nil }
+      offset = sign * (oh * 3600 + om * 60)
+    }
+    guard s.atEnd, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+      hour < 24, minute < 60, second < 60
+    else { return nil }
+    return Fields(
+      year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+      millisecond: ms, offset: offset)
+  }
+
+  /// Parses `YYYY-MM-DD` into (year, month, day), checking that the day exists.
+  public static func day(from text: String) -> (year: Int, month: Int, day: Int)? {
+    var s = Scanner(Array(text.utf8))
+    guard let y = s.digits(4), s.take(UInt8(ascii: "-")), let m = s.digits(2),
+      s.take(UInt8(ascii: "-")), let d = s.digits(2), s.atEnd,
+      (1...12).contains(m), d >= 1, d <= daysIn(month: m, year: y)
+    else { return nil }
+    return (y, m, d)
+  }
+
+  public static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  // Howard Hinnant's days-from-civil algorithms: exact for the proleptic Gregorian calendar.
+  static func days(fromCivil year: Int64, _ month: Int, _ day: Int) -> Int64 {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = Int64(month > 2 ? month - 3 : month + 9)
+    let doy = (153 * mp + 2) / 5 + Int64(day) - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  static func civil(fromDays z0: Int64) -> (Int64, Int, Int) {
+    let z = z0 + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = Int(doy - (153 * mp + 2) / 5 + 1)
+    let m = Int(mp < 10 ? mp + 3 : mp - 9)
+    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+  }
+
+  private static func pad(_ value: Int, _ width: Int) -> String {
+    let s = String(value)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+  }
+
+  private static func pow10(_ n: Int) -> Int {
+    var r = 1
+    for _ in 0..<n { r *= 10 }
+    return r
+  }
+
+  private struct Scanner {
+    let bytes: [UInt8]
+    var index = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    var atEnd: Bool { index == bytes.count }
+
+    mutating func take(_ byte: UInt8) -> Bool {
+      guard index < bytes.count, bytes[index] == byte else { return false }
+      index += 1
+      return true
+    }
+
+    mutating func digits(_ count: Int) -> Int? {
+      guard index + count <= bytes.count else { return nil }
+      var value = 0
+      for b in bytes[index..<index + count] {
+        guard b >= 48, b <= 57 else { return nil }
+        value = value * 10 + Int(b - 48)
+      }
+      index += count
+      return value
+    }
+
+    /// Up to nine fractional digits; more are read and dropped.
+    mutating func fraction() -> (Int, Int)? {
+      var value = 0
+      var count = 0
+      while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+        if count < 9 {
+          value = value * 10 + Int(bytes[index] - 48)
+          count += 1
+        }
+        index += 1
+      }
+      return count == 0 ? nil : (value, count)
+    }
+
+    mutating func sign() -> Int? {
+      if take(UInt8(ascii: "+")) { return 1 }
+      if take(UInt8(ascii: "-")) { return -1 }
+      return nil
+    }
+  }
+}
+
+extension Int64 {
+  fileprivate func floorMod(_ n: Int64) -> Int64 {
+    let r = self % n
+    return r < 0 ? r + n : r
+  }
+}

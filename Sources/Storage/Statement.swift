@@ -1,0 +1,168 @@
+import Foundation
+internal import CSQLite
+
+/// A prepared statement, owned by the `Database` that caches it and finalized in `deinit`.
+public final class Statement {
+  let handle: OpaquePointer
+  private let db: OpaquePointer
+  public let sql: String
+  private lazy var columnIndexes: [String: Int32] = {
+    var map: [String: Int32] = [:]
+    for i in 0..<sqlite3_column_count(handle) {
+      map[String(cString: sqlite3_column_name(handle, i)).lowercased()] = i
+    }
+    return map
+  }()
+
+  init(database: Database, sql: String) throws {
+    var statement: OpaquePointer?
+    var tail: UnsafePointer<CChar>?
+    let rc = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+    guard rc == SQLITE_OK, let statement else {
+      throw StorageError.make(code: sqlite3_extended_errcode(database.handle), message: database.errorMessage, sql: sql)
+    }
+    // A second statement after the first would be silently ignored: refuse it instead.
+    if let tail, tail.pointee != 0,
+      !String(cString: tail).allSatisfy({ $0.isWhitespace || $0 == ";" })
+    {
+      sqlite3_finalize(statement)
+      throw StorageError.sqlite(
+        code: SQLITE_MISUSE, message: "more than one statement; use executeScript", sql: sql)
+    }
+    self.handle = statement
+    self.db = database.handle
+    self.sql = sql
+  }
+
+  deinit {
+    sqlite3_finalize(handle)
+  }
+
+  public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
+  /// Binds positional arguments, after clearing earlier bindings.
+  public func bind(_ arguments: [(any DatabaseValueConvertible)?]) throws {
+    guard arguments.count == parameterCount else {
+      throw StorageError.argumentCount(expected: parameterCount, got: arguments.count, sql: sql)
+    }
+    for (i, argument) in arguments.enumerated() {
+      try bind(argument?.databaseValue ?? .null, at: Int32(i + 1))
+    }
+  }
+
+  public func bind(_ value: DatabaseValue, at index: Int32) throws {
+    let rc: Int32
+    switch value {
+    case .null:
+      rc = sqlite3_bind_null(handle, index)
+    case .integer(let v):
+      rc = sqlite3_bind_int64(handle, index, v)
+    case .real(let v):
+      rc = sqlite3_bind_double(handle, index, v)
+    case .text(var s):
+      rc = s.withUTF8 { buffer in
+        // An empty buffer may have no base address, which SQLite would read as NULL.
+        guard let base = buffer.baseAddress, buffer.count > 0 else {
+          return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+        }
+        return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+          sqlite3_bind_text64(handle, index, $0, UInt64(buffer.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+        }
+      }
+    case .blob(let data):
+      rc = data.withUnsafeBytes { buffer in
+        guard let base = buffer.baseAddress, buffer.count > 0 else {
+          return sqlite3_bind_zeroblob(handle, index, 0)
+        }
+        return sqlite3_bind_blob64(handle, index, base, UInt64(buffer.count), csqlite_transient())
+      }
+    }
+    try check(rc)
+  }
+
+  /// Advances one row: true while there is a row to read, false when done.
+  public func step() throws -> Bool {
+    let rc = sqlite3_step(handle)
+    switch rc {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    default:
+      let code = sqlite3_extended_errcode(db)
+      let message = String(cString: sqlite3_errmsg(db))
+      sqlite3_reset(handle)
+      throw StorageError.make(code: code, message: message, sql: sql)
+    }
+  }
+
+  /// Runs the statement to completion with the given arguments.
+  public func execute(_ arguments: [(any DatabaseValueConvertible)?]) throws {
+    try bind(arguments)
+    defer { reset() }
+    while try step() {}
+  }
+
+  func reset() {
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+  }
+
+  var columnCount: Int32 { sqlite3_column_count(handle) }
+
+  func columnName(_ index: Int32) -> String { String(cString: sqlite3_column_name(handle, index)) }
+
+  func columnIndex(_ name: String) -> Int32? { columnIndexes[name.lowercased()] }
+
+  func value(at index: Int32) -> DatabaseValue {
+    switch sqlite3_column_type(handle, index) {
+    case SQLITE_INTEGER:
+      return .integer(sqlite3_column_int64(handle, index))
+    case SQLITE_FLOAT:
+      return .real(sqlite3_column_double(handle, index))
+    case SQLITE_TEXT:
+      let count = Int(sqlite3_column_bytes(handle, index))
+      guard let text = sqlite3_column_text(handle, index) else { return .text("") }
+      return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+    case SQLITE_BLOB:
+      let count = Int(sqlite3_column_bytes(handle, index))
+      guard let blob = sqlite3_column_blob(handle, index), count > 0 else { return .blob(Data()) }
+      return .blob(Data(bytes: blob, count: count))
+    default:
+      return .null
+    }
+  }
+
+  private func check(_ rc: Int32) throws {
+    guard rc != SQLITE_OK else { return }
+    throw StorageError.make(code: sqlite3_extended_errcode(db), message: String(cString: sqlite3_errmsg(db)), sql: sql)
+  }
+}
+
+/// The current row of a statement; valid only inside the closure that receives it.
+public struct Row {
+  let statement: Statement
+
+  public var count: Int { Int(statement.columnCount) }
+
+  public subscript(index: Int) -> DatabaseValue { statement.value(at: Int32(index)) }
+
+  /// The column at `index` as `T`; reading NULL as a non-optional type is an error.
+  public func get<T: DatabaseValueConvertible>(_ index: Int, as type: T.Type = T.self) throws -> T {
+    guard index >= 0, index < count else {
+      throw StorageError.noSuchColumn(String(index), sql: statement.sql)
+    }
+    let value = statement.value(at: Int32(index))
+    guard let result = T.fromDatabaseValue(value) else {
+      throw StorageError.typeMismatch(
+        column: statement.columnName(Int32(index)), expected: String(describing: T.self), sql: statement.sql)
+    }
+    return result
+  }
+
+  /// The column named `name` (case-insensitive) as `T`.
+  public func get<T: DatabaseValueConvertible>(_ name: String, as type: T.Type = T.self) throws -> T {
+    guard let index = statement.columnIndex(name) else {
+      throw StorageError.noSuchColumn(name, sql: statement.sql)
+    }
+    return try get(Int(index), as: type)
+  }
+}

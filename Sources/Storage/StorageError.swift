@@ -1,0 +1,79 @@
+/// Everything Storage can throw.
+///
+/// Messages carry the SQLite result code and the SQL text, never bound values: those are
+/// health data and must not reach logs or a terminal.
+public enum StorageError: Error, Equatable, Sendable {
+  /// A failed SQLite call. `code` is the extended result code.
+  case sqlite(code: Int32, message: String, sql: String?)
+  /// A constraint failed (UNIQUE, CHECK, FOREIGN KEY, NOT NULL, STRICT type).
+  case constraint(code: Int32, message: String, sql: String?)
+  /// The database could not be opened or is not a database at all.
+  case cannotOpen(path: String, code: Int32, message: String)
+  /// The file was written by a newer Vital: it is left untouched.
+  case newerSchema(found: Int, supported: Int)
+  /// A migration failed; the database stays at the version before it.
+  case migrationFailed(name: String, reason: String)
+  /// A column held a value that cannot be read as the requested type.
+  case typeMismatch(column: String, expected: String, sql: String?)
+  /// A column name or index that the statement does not have.
+  case noSuchColumn(String, sql: String?)
+  /// More or fewer arguments than the statement has parameters.
+  case argumentCount(expected: Int, got: Int, sql: String?)
+  /// A backup could not be written.
+  case backupFailed(path: String, reason: String)
+
+  /// The SQLite extended result code, where there is one.
+  public var code: Int32? {
+    switch self {
+    case .sqlite(let code, _, _), .constraint(let code, _, _), .cannotOpen(_, let code, _):
+      return code
+    default:
+      return nil
+    }
+  }
+
+  /// The primary SQLite result code (the low byte of the extended code).
+  public var primaryCode: Int32? { code.map { $0 & 0xFF } }
+
+  public var sql: String? {
+    switch self {
+    case .sqlite(_, _, let sql), .constraint(_, _, let sql), .typeMismatch(_, _, let sql),
+      .noSuchColumn(_, let sql), .argumentCount(_, _, let sql):
+      return sql
+    default:
+      return nil
+    }
+  }
+}
+
+extension StorageError: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .sqlite(let code, let message, let sql):
+      return "database error \(code): \(message)\(Self.context(sql))"
+    case .constraint(let code, let message, let sql):
+      return "constraint failed (\(code)): \(message)\(Self.context(sql))"
+    case .cannotOpen(let path, let code, let message):
+      return "cannot open database '\(path)' (\(code)): \(message)"
+    case .newerSchema(let found, let supported):
+      return
+        "this database was written by a newer version of Vital (schema \(found), this version knows \(supported)); upgrade Vital to open it"
+    case .migrationFailed(let name, let reason):
+      return "migration \(name) failed and was rolled back: \(reason)"
+    case .typeMismatch(let column, let expected, let sql):
+      return "column \(column) does not hold \(expected)\(Self.context(sql))"
+    case .noSuchColumn(let column, let sql):
+      return "no column \(column)\(Self.context(sql))"
+    case .argumentCount(let expected, let got, let sql):
+      return "statement takes \(expected) arguments, got \(got)\(Self.context(sql))"
+    case .backupFailed(let path, let reason):
+      return "backup to '\(path)' failed: \(reason)"
+    }
+  }
+
+  private static func context(_ sql: String?) -> String {
+    guard let sql else { return "" }
+    let flat = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    return " in \"\(flat.count > 120 ? flat.prefix(117) + "..." : flat)\""
+  }
+}

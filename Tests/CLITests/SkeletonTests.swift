@@ -1,0 +1,128 @@
+import Foundation
+import Storage
+import Testing
+
+@Suite struct SkeletonTests {
+  let vital: VitalHome
+  init() throws { vital = try VitalHome() }
+
+  @Test func versionNamesVitalAndSQLite() throws {
+    let run = try vital.run(["--version"], home: .unset)
+    #expect(run.status == 0)
+    #expect(run.stdout.hasPrefix("vital "))
+    #expect(run.stdout.contains("SQLite 3."))
+  }
+
+  @Test func dbCheckOnANewHomeCreatesItPrivately() throws {
+    let run = try vital.run(["db", "check", "--json"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let doc = try #require(run.object, "stdout must be one JSON document: \(run.stdout)")
+    #expect(doc["ok"] as? Bool == true)
+    #expect(doc["integrity"] as? [String] == ["ok"])
+    #expect(doc["schema_version"] as? Int == VitalSchema.migrator.migrations.count)
+    #expect(vital.mode(vital.home) == 0o700)
+    #expect(vital.mode(vital.home + "/vital.sqlite") == 0o600)
+    #expect(run.stderr.isEmpty)
+  }
+
+  @Test func anExistingLooseHomeIsTightened() throws {
+    try FileManager.default.createDirectory(atPath: vital.home, withIntermediateDirectories: true)
+    chmod(vital.home, 0o755)
+    #expect(try vital.run(["db", "check"]).status == 0)
+    #expect(vital.mode(vital.home) == 0o700)
+  }
+
+  @Test func homeComesFromTheEnvironmentWhenNotGiven() throws {
+    vital.environment["VITAL_HOME"] = vital.root + "/from-env"
+    let run = try vital.run(["db", "check", "--json"], home: .unset)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect((run.object?["path"] as? String)?.hasPrefix(vital.root + "/from-env/") == true)
+    vital.environment["VITAL_HOME"] = nil
+    vital.environment["XDG_DATA_HOME"] = vital.root + "/xdg"
+    #expect(try vital.run(["db", "check"], home: .unset).status == 0)
+    #expect(FileManager.default.fileExists(atPath: vital.root + "/xdg/vital/vital.sqlite"))
+  }
+
+  @Test func plainVitalGreetsANewUser() throws {
+    let run = try vital.run([])
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("Welcome to Vital"))
+    #expect(run.stdout.contains("vital account register"))
+    let json = try vital.run(["--json"])
+    #expect(json.object?["next_steps"] != nil, "got \(json.stdout)")
+  }
+
+  @Test func unknownCommandsAndMissingArgumentsAreUsageErrors() throws {
+    #expect(try vital.run(["frobnicate"]).status == 64)
+    #expect(try vital.run(["db", "frobnicate"]).status == 64)
+    #expect(try vital.run(["db", "backup"]).status == 64)
+    #expect(try vital.run(["db", "check", "--no-such-flag"]).status == 64)
+  }
+
+  @Test func aHomeThatIsAFileIsOneClearError() throws {
+    let file = vital.root + "/plain-file"
+    try Data("not a folder".utf8).write(to: URL(fileURLWithPath: file))
+    expectCleanError(try vital.run(["db", "check"], home: .path(file)), mentioning: "not a folder")
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a folder")
+  }
+
+  @Test func anUnwritableHomeIsOneClearError() throws {
+    let locked = vital.root + "/locked"
+    try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false)
+    chmod(locked, 0o555)
+    defer { chmod(locked, 0o755) }
+    // root writes anywhere: run as nobody then, so the permission check is real.
+    let user = geteuid() == 0 ? "nobody" : nil
+    expectCleanError(try vital.run(["db", "check"], home: .path(locked), asUser: user), mentioning: locked)
+    expectCleanError(try vital.run(["db", "check"], home: .path(locked + "/inside"), asUser: user), mentioning: "inside")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: locked).isEmpty)
+  }
+
+  @Test func badClockAndZoneAreOneClearError() throws {
+    vital.environment["VITAL_NOW"] = "next tuesday"
+    expectCleanError(try vital.run(["db", "check"]), mentioning: "VITAL_NOW")
+    vital.environment["VITAL_NOW"] = "2026-12-01T08:00:00Z"
+    vital.environment["TZ"] = "Atlantis/Capital"
+    expectCleanError(try vital.run(["db", "check"]), mentioning: "TZ")
+  }
+
+  @Test func aDatabaseFromANewerVitalIsRefusedUntouched() throws {
+    try FileManager.default.createDirectory(atPath: vital.home, withIntermediateDirectories: true)
+    let path = vital.home + "/vital.sqlite"
+    do {
+      let future = Migrator(
+        VitalSchema.migrator.migrations + [Migration("9999_from_the_future", sql: "CREATE TABLE f (x INTEGER) STRICT;")])
+      try future.migrate(try Database(path: path))
+    }
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    expectCleanError(try vital.run(["db", "check"]), mentioning: "newer version of Vital")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+  }
+
+  @Test func backupWritesACheckedCopyAndNeverOverwrites() throws {
+    let target = vital.root + "/copy.sqlite"
+    let run = try vital.run(["db", "backup", target, "--json"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.object?["path"] as? String == target)
+    #expect(vital.mode(target) == 0o600)
+    #expect(try Database(path: target).integrityProblems() == [])
+    expectCleanError(try vital.run(["db", "backup", target]), mentioning: "exists")
+    #expect(try vital.run(["db", "backup", target, "--force"]).status == 0)
+  }
+
+  @Test func completionScriptsAreGenerated() throws {
+    for shell in ["bash", "zsh", "fish"] {
+      let run = try vital.run(["--generate-completion-script", shell], home: .unset)
+      #expect(run.status == 0)
+      #expect(run.stdout.contains("vital"))
+    }
+  }
+
+  @Test func everyCommandHasHelp() throws {
+    for command in [[], ["db"], ["db", "check"], ["db", "backup"]] {
+      let run = try vital.run(command + ["--help"], home: .unset)
+      #expect(run.status == 0, "\(command) --help")
+      #expect(run.stdout.contains("USAGE"))
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// The result of one run of the real `vital` binary.
+struct Run {
+  let status: Int32
+  let stdout: String
+  let stderr: String
+
+  /// stdout parsed as JSON; nil when it is not exactly one JSON document.
+  var json: Any? { try? JSONSerialization.jsonObject(with: Data(stdout.utf8), options: [.fragmentsAllowed]) }
+  var object: [String: Any]? { json as? [String: Any] }
+  var stderrLines: [Substring] { stderr.split(separator: "\n") }
+}
+
+/// A temporary home and a way to run `vital` against it.
+final class VitalHome {
+  let root: String
+  var home: String { root + "/home" }
+  var environment: [String: String] = ["TZ": "Europe/Berlin", "NO_COLOR": "1"]
+
+  static let binary: URL = {
+    let env = ProcessInfo.processInfo.environment
+    if let path = env["VITAL_BIN"] { return URL(fileURLWithPath: path) }
+    return Bundle.main.bundleURL.appendingPathComponent("vital")
+  }()
+
+  init() throws {
+    var template = Array((NSTemporaryDirectory() + "/vital-cli-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
+    root = String(cString: made)
+    chmod(root, 0o755)  // so an unprivileged user can reach folders inside it
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: root) }
+
+  enum HomeChoice {
+    case temporary  // this test's own home
+    case unset  // no --home: the environment decides
+    case path(String)
+  }
+
+  /// Runs `vital ARGS --home HOME`.
+  @discardableResult
+  func run(_ arguments: [String], home: HomeChoice = .temporary, stdin: String? = nil, asUser: String? = nil) throws -> Run {
+    var args = arguments
+    switch home {
+    case .temporary: args += ["--home", self.home]
+    case .unset: break
+    case .path(let path): args += ["--home", path]
+    }
+    let process = Process()
+    if let asUser {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+      process.arguments = ["--reuid=\(asUser)", "--regid=\(asUser == "nobody" ? "nogroup" : asUser)", "--clear-groups", Self.binary.path] + args
+    } else {
+      process.executableURL = Self.binary
+      process.arguments = args
+    }
+    var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VITAL_") }
+    env.merge(environment) { $1 }
+    process.environment = env
+    let out = root + "/.stdout-\(UUID().uuidString)"
+    let err = root + "/.stderr-\(UUID().uuidString)"
+    _ = FileManager.default.createFile(atPath: out, contents: nil)
+    _ = FileManager.default.createFile(atPath: err, contents: nil)
+    defer {
+      try? FileManager.default.removeItem(atPath: out)
+      try? FileManager.default.removeItem(atPath: err)
+    }
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    return Run(
+      status: process.terminationStatus,
+      stdout: try String(contentsOfFile: out, encoding: .utf8),
+      stderr: try String(contentsOfFile: err, encoding: .utf8))
+  }
+
+  func mode(_ path: String) -> mode_t {
+    var info = stat()
+    stat(path, &info)
+    return info.st_mode & 0o777
+  }
+}
+
+/// One clear line on stderr that starts with `error:`, nothing on stdout, exit 1.
+func expectCleanError(_ run: Run, mentioning words: String..., sourceLocation: SourceLocation = #_sourceLocation) {
+  #expect(run.status == 1, "exit status", sourceLocation: sourceLocation)
+  #expect(run.stderrLines.count == 1, "one line on stderr, got: \(run.stderr)", sourceLocation: sourceLocation)
+  #expect(run.stderr.hasPrefix("error: "), "got: \(run.stderr)", sourceLocation: sourceLocation)
+  for word in words {
+    #expect(run.stderr.contains(word), "stderr should mention \(word): \(run.stderr)", sourceLocation: sourceLocation)
+  }
+}

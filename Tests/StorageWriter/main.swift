@@ -1,0 +1,39 @@
+// A helper for the crash-safety test: `storage-writer seed PATH N` commits N rows;
+// `storage-writer flood PATH` opens one transaction, writes rows forever and says "writing"
+// once a few thousand are in, so the test can SIGKILL it mid-transaction.
+import Foundation
+import Storage
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+  FileHandle.standardError.write(Data("usage: storage-writer seed|flood PATH [N]\n".utf8))
+  exit(64)
+}
+let db = try Database(path: arguments[2])
+try db.execute("CREATE TABLE IF NOT EXISTS item (id TEXT PRIMARY KEY, n INTEGER NOT NULL, body TEXT NOT NULL) STRICT")
+let body = String(repeating: "x", count: 1000)
+
+switch arguments[1] {
+case "seed":
+  let count = Int(arguments.count > 3 ? arguments[3] : "1000") ?? 1000
+  try db.transaction { db in
+    for n in 0..<count {
+      try db.execute("INSERT INTO item (id, n, body) VALUES (?, ?, ?)", UUID(), n, body)
+    }
+  }
+case "flood":
+  try db.transaction { db in
+    var n = 1_000_000
+    while true {
+      try db.execute("INSERT INTO item (id, n, body) VALUES (?, ?, ?)", UUID(), n, body)
+      n += 1
+      // 20,000 rows of 1 KB are far more than the page cache: pages spill into the WAL
+      // before the commit that never comes.
+      if n == 1_020_000 {
+        FileHandle.standardOutput.write(Data("writing\n".utf8))
+      }
+    }
+  }
+default:
+  exit(64)
+}
