@@ -31,7 +31,8 @@ var random = SplitMix(state: 42)
 func uuid(_ random: inout SplitMix) -> String {
   let a = random.next()
   let b = random.next()
-  return "\(hex(a >> 32, 8))-\(hex((a >> 16) & 0xFFFF, 4))-\(hex(a & 0xFFFF, 4))-\(hex(b >> 48, 4))-\(hex(b & 0xFFFF_FFFF_FFFF, 12))"
+  return
+    "\(hex(a >> 32, 8))-\(hex((a >> 16) & 0xFFFF, 4))-\(hex(a & 0xFFFF, 4))-\(hex(b >> 48, 4))-\(hex(b & 0xFFFF_FFFF_FFFF, 12))"
 }
 
 struct Row {

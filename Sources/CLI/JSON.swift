@@ -37,7 +37,10 @@ enum JSON: Equatable {
       }
     case .string(let s): Self.escape(s, into: &out)
     case .array(let items):
-      guard !items.isEmpty else { out += "[]"; return }
+      guard !items.isEmpty else {
+        out += "[]"
+        return
+      }
       out += "["
       for (i, item) in items.enumerated() {
         out += (i == 0 ? "" : ",") + newline
@@ -45,7 +48,10 @@ enum JSON: Equatable {
       }
       out += close + "]"
     case .object(let members):
-      guard !members.isEmpty else { out += "{}"; return }
+      guard !members.isEmpty else {
+        out += "{}"
+        return
+      }
       out += "{"
       for (i, (key, value)) in members.enumerated() {
         out += (i == 0 ? "" : ",") + newline

@@ -1,5 +1,5 @@
-import Foundation
 internal import CSQLite
+import Foundation
 
 extension Database {
   /// `PRAGMA integrity_check`: an empty list when the file is sound, else SQLite's findings.

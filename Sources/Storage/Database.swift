@@ -1,5 +1,5 @@
-import Foundation
 internal import CSQLite
+import Foundation
 
 /// One SQLite connection. Vital keeps one per process.
 ///

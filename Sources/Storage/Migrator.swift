@@ -28,8 +28,9 @@ public struct Migrator: Sendable {
 
   /// The names already applied to `db`, in order. Reads only.
   public func appliedMigrations(in db: Database) throws -> [String] {
-    let hasTable = try db.scalar(
-      Int64.self, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migration'") ?? 0
+    let hasTable =
+      try db.scalar(
+        Int64.self, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migration'") ?? 0
     guard hasTable > 0 else { return [] }
     return try db.query("SELECT name FROM schema_migration ORDER BY rowid") { try $0.get(0, as: String.self) }
   }

@@ -1,5 +1,5 @@
-import Foundation
 internal import CSQLite
+import Foundation
 
 /// A prepared statement, owned by the `Database` that caches it and finalized in `deinit`.
 public final class Statement {

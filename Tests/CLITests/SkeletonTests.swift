@@ -74,7 +74,8 @@ import Testing
     // root writes anywhere: run as nobody then, so the permission check is real.
     let user = geteuid() == 0 ? "nobody" : nil
     expectCleanError(try vital.run(["db", "check"], home: .path(locked), asUser: user), mentioning: locked)
-    expectCleanError(try vital.run(["db", "check"], home: .path(locked + "/inside"), asUser: user), mentioning: "inside")
+    expectCleanError(
+      try vital.run(["db", "check"], home: .path(locked + "/inside"), asUser: user), mentioning: "inside")
     #expect(try FileManager.default.contentsOfDirectory(atPath: locked).isEmpty)
   }
 
@@ -91,7 +92,8 @@ import Testing
     let path = vital.home + "/vital.sqlite"
     do {
       let future = Migrator(
-        VitalSchema.migrator.migrations + [Migration("9999_from_the_future", sql: "CREATE TABLE f (x INTEGER) STRICT;")])
+        VitalSchema.migrator.migrations + [Migration("9999_from_the_future", sql: "CREATE TABLE f (x INTEGER) STRICT;")]
+      )
       try future.migrate(try Database(path: path))
     }
     let bytes = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -42,7 +42,9 @@ final class VitalHome {
 
   /// Runs `vital ARGS --home HOME`.
   @discardableResult
-  func run(_ arguments: [String], home: HomeChoice = .temporary, stdin: String? = nil, asUser: String? = nil) throws -> Run {
+  func run(_ arguments: [String], home: HomeChoice = .temporary, stdin: String? = nil, asUser: String? = nil) throws
+    -> Run
+  {
     var args = arguments
     switch home {
     case .temporary: args += ["--home", self.home]
@@ -52,7 +54,9 @@ final class VitalHome {
     let process = Process()
     if let asUser {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-      process.arguments = ["--reuid=\(asUser)", "--regid=\(asUser == "nobody" ? "nogroup" : asUser)", "--clear-groups", Self.binary.path] + args
+      process.arguments =
+        ["--reuid=\(asUser)", "--regid=\(asUser == "nobody" ? "nogroup" : asUser)", "--clear-groups", Self.binary.path]
+        + args
     } else {
       process.executableURL = Self.binary
       process.arguments = args

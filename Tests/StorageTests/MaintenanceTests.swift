@@ -37,7 +37,9 @@ import Testing
       try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT) STRICT")
       try db.execute("CREATE INDEX t_body ON t(body)")
       try db.transaction { db in
-        for i in 0..<2000 { try db.execute("INSERT INTO t (body) VALUES (?)", "row \(i) " + String(repeating: "y", count: 100)) }
+        for i in 0..<2000 {
+          try db.execute("INSERT INTO t (body) VALUES (?)", "row \(i) " + String(repeating: "y", count: 100))
+        }
       }
     }
     // Scribble over the middle of the file, away from the header and the schema page.
