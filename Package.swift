@@ -22,10 +22,14 @@ let package = Package(
       providers: [.apt(["libssl-dev"])]
     ),
     .target(name: "Storage", dependencies: ["CSQLite"]),
+    .target(
+      name: "Auth", dependencies: ["Storage", "COpenSSL"],
+      exclude: ["Blocklist/LICENSE-zxcvbn.txt"]),
+    .target(name: "Health", dependencies: ["Storage", "Auth"]),
     .executableTarget(
       name: "vital",
       dependencies: [
-        "Storage",
+        "Storage", "Auth", "Health",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/CLI"
@@ -35,6 +39,8 @@ let package = Package(
     // A helper the crash-safety test kills with SIGKILL in the middle of a write.
     .executableTarget(name: "storage-writer", dependencies: ["Storage"], path: "Tests/StorageWriter"),
     .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-writer"]),
-    .testTarget(name: "CLITests", dependencies: ["vital", "Storage"]),
+    .testTarget(name: "AuthTests", dependencies: ["Auth", "Storage"]),
+    .testTarget(name: "HealthTests", dependencies: ["Health", "Auth", "Storage"]),
+    .testTarget(name: "CLITests", dependencies: ["vital", "Storage", "Auth"]),
   ]
 )

@@ -10,3 +10,48 @@ CREATE TABLE meta (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
 ) STRICT;
+
+CREATE TABLE account (
+  id TEXT PRIMARY KEY,
+  email TEXT NOT NULL UNIQUE,
+  name TEXT,
+  password_hash TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  failed_logins INTEGER NOT NULL DEFAULT 0,
+  locked_until TEXT
+) STRICT;
+
+CREATE TABLE session (
+  token_sha256 TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  last_used_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX session_account ON session(account_id);
+
+-- Binary data (avatars), stored once per account by SHA-256.
+CREATE TABLE blob (
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  sha256 TEXT NOT NULL,
+  mime TEXT NOT NULL,
+  width INTEGER NOT NULL,
+  height INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (account_id, sha256)
+) STRICT;
+
+CREATE TABLE profile (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL UNIQUE REFERENCES account(id) ON DELETE CASCADE,
+  surname TEXT,
+  abo TEXT CHECK (abo IN ('A', 'B', 'AB', 'O')),
+  rhesus TEXT CHECK (rhesus IN ('+', '-')),
+  sex TEXT CHECK (sex IN ('female', 'male')),
+  birth_date TEXT,
+  weight_kg REAL CHECK (weight_kg > 0),
+  region TEXT NOT NULL DEFAULT 'de' CHECK (region IN ('de', 'us', 'uk')),
+  avatar_sha256 TEXT,
+  updated_at TEXT NOT NULL,
+  FOREIGN KEY (account_id, avatar_sha256) REFERENCES blob(account_id, sha256)
+) STRICT;

@@ -34,8 +34,9 @@ extension Vital {
   }
 
   static func message(for error: Error) -> String {
+    let module = String(reflecting: type(of: error)).prefix(while: { $0 != "." })
     switch error {
-    case let error as CustomStringConvertible where error is CLIError || error is StorageError:
+    case let error as CustomStringConvertible where ["vital", "Storage", "Auth", "Health"].contains(module):
       return error.description
     case let error as LocalizedError:
       return error.errorDescription ?? "\(error)"

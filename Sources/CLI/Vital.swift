@@ -13,13 +13,18 @@ struct Vital: AsyncParsableCommand {
       incidence figures in one local SQLite database that you own.
       """,
     version: "vital \(version) (SQLite \(Database.sqliteVersion))",
-    subcommands: [DB.self]
+    subcommands: [AccountCommand.self, ProfileCommand.self, DB.self]
   )
 
   @OptionGroup var global: GlobalOptions
 
   func run() async throws {
     let app = try App(global)
-    try app.output.show(Welcome.firstRun) { Welcome.firstRunText }
+    if try app.accounts.isEmpty {
+      try app.output.show(Welcome.firstRun) { Welcome.firstRunText }
+    } else {
+      let overview = try Overview(app: app)
+      try app.output.show(overview.json) { overview.text }
+    }
   }
 }

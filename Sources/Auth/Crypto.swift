@@ -1,0 +1,60 @@
+import Foundation
+internal import COpenSSL
+
+/// The few OpenSSL calls Vital makes. Every return code is checked here.
+public enum Crypto {
+  public enum Failure: Error, CustomStringConvertible {
+    case random
+    case kdf(String)
+
+    public var description: String {
+      switch self {
+      case .random: return "the system could not provide random bytes; try again"
+      case .kdf(let reason): return "password hashing failed (\(reason))"
+      }
+    }
+  }
+
+  /// `count` bytes from OpenSSL's CSPRNG.
+  public static func randomBytes(_ count: Int) throws -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    guard RAND_bytes(&bytes, Int32(count)) == 1 else { throw Failure.random }
+    return bytes
+  }
+
+  public static func sha256(_ data: some DataProtocol) -> [UInt8] {
+    var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+    let bytes = Array(data)
+    _ = bytes.withUnsafeBufferPointer { SHA256($0.baseAddress, $0.count, &digest) }
+    return digest
+  }
+
+  public static func sha256Hex(_ data: some DataProtocol) -> String {
+    sha256(data).map { String(format: "%02x", $0) }.joined()
+  }
+
+  /// Compares in time that depends only on the length, not on where the bytes differ.
+  public static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    return CRYPTO_memcmp(a, b, a.count) == 0
+  }
+
+  /// scrypt (RFC 7914). `maxMemory` bounds what OpenSSL may allocate; its default of 32 MB is too
+  /// small for N = 2^17, r = 8.
+  static func scrypt(
+    password: [UInt8], salt: [UInt8], n: UInt64, r: UInt64, p: UInt64, length: Int,
+    maxMemory: UInt64 = 1 << 30
+  ) throws -> [UInt8] {
+    var key = [UInt8](repeating: 0, count: length)
+    let ok = password.withUnsafeBufferPointer { pass in
+      pass.withMemoryRebound(to: CChar.self) { pass in
+        EVP_PBE_scrypt(pass.baseAddress, pass.count, salt, salt.count, n, r, p, maxMemory, &key, length)
+      }
+    }
+    guard ok == 1 else {
+      let code = ERR_get_error()
+      throw Failure.kdf(code == 0 ? "invalid parameters" : "OpenSSL error \(code)")
+    }
+    return key
+  }
+}

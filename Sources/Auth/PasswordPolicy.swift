@@ -1,0 +1,37 @@
+import Foundation
+
+/// NIST SP 800-63B style: length only, no composition rules, and no well-known passwords.
+public enum PasswordPolicy {
+  public static let minimumLength = 8
+  public static let maximumLength = 1024
+
+  public enum Violation: Error, Equatable, CustomStringConvertible {
+    case tooShort
+    case tooLong
+    case common
+
+    public var description: String {
+      switch self {
+      case .tooShort: return "the password is too short; use at least \(minimumLength) characters (a few words work well)"
+      case .tooLong: return "the password is too long; use at most \(maximumLength) characters"
+      case .common: return "that password is on a list of commonly used passwords; choose another"
+      }
+    }
+  }
+
+  /// Length is counted in Unicode code points after NFC normalisation, as NIST asks.
+  public static func check(_ password: String) throws {
+    let normalized = password.precomposedStringWithCanonicalMapping
+    let length = normalized.unicodeScalars.count
+    if length < minimumLength { throw Violation.tooShort }
+    if length > maximumLength { throw Violation.tooLong }
+    if isBlocked(normalized) { throw Violation.common }
+  }
+
+  static let blocklist: Set<Substring> = Set(
+    CommonPasswords.text.split(separator: "\n", omittingEmptySubsequences: true))
+
+  static func isBlocked(_ password: String) -> Bool {
+    blocklist.contains(Substring(password.lowercased()))
+  }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Passwords come from a terminal with echo off, or from stdin with `--password-stdin`; never
+/// from an argument, where `ps` and shell history would show them.
+enum PasswordPrompt {
+  enum Failure: Error, CustomStringConvertible {
+    case noTerminal
+    case missingLine(String)
+    case mismatch
+
+    var description: String {
+      switch self {
+      case .noTerminal: return "no terminal to ask for the password on; pass --password-stdin and send it on stdin"
+      case .missingLine(let what): return "expected the \(what) as a line on stdin"
+      case .mismatch: return "the two passwords differ; try again"
+      }
+    }
+  }
+
+  /// One password: the next stdin line with `fromStdin`, else asked for on the terminal.
+  static func read(_ what: String, fromStdin: Bool, confirm: Bool = false) throws -> String {
+    if fromStdin {
+      guard let line = readLine(strippingNewline: true) else { throw Failure.missingLine(what) }
+      return line.hasSuffix("\r") ? String(line.dropLast()) : line
+    }
+    guard isatty(STDIN_FILENO) == 1 else { throw Failure.noTerminal }
+    let first = try ask("\(what.prefix(1).uppercased() + what.dropFirst()): ")
+    if confirm {
+      guard try ask("Repeat the \(what): ") == first else { throw Failure.mismatch }
+    }
+    return first
+  }
+
+  private static func ask(_ prompt: String) throws -> String {
+    FileHandle.standardError.write(Data(prompt.utf8))
+    var saved = termios()
+    tcgetattr(STDIN_FILENO, &saved)
+    var silent = saved
+    silent.c_lflag &= ~tcflag_t(ECHO)
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+    defer {
+      tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+      FileHandle.standardError.write(Data("\n".utf8))
+    }
+    guard let line = readLine(strippingNewline: true) else { throw Failure.missingLine("password") }
+    return line
+  }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Auth
+import Foundation
+
+extension Vital {
+  struct AccountCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "account",
+      abstract: "Create, log in to, change or delete a local account.",
+      subcommands: [Register.self, Login.self, Logout.self, Whoami.self, Passwd.self, Delete.self]
+    )
+  }
+}
+
+/// `--password-stdin`, shared by every command that asks for a password.
+struct PasswordOptions: ParsableArguments {
+  @Flag(help: "Read the password as a line from stdin instead of asking on the terminal.")
+  var passwordStdin = false
+}
+
+extension Vital.AccountCommand {
+  struct Register: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Create a local account and log in to it.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Your email address; it names the account.") var email: String
+    @Option(help: "What Vital calls you.") var name: String?
+    @OptionGroup var password: PasswordOptions
+
+    func run() async throws {
+      let app = try App(global)
+      let secret = try PasswordPrompt.read("new password", fromStdin: password.passwordStdin, confirm: true)
+      let account = try await app.accounts.register(email: email, name: name, password: secret)
+      try app.logIn(account)
+      try app.output.show(account.json) { "registered and logged in as \(account.human)" }
+    }
+  }
+
+  struct Login: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Log in to a local account.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The account's email address.") var email: String
+    @OptionGroup var password: PasswordOptions
+
+    func run() async throws {
+      let app = try App(global)
+      let secret = try PasswordPrompt.read("password", fromStdin: password.passwordStdin)
+      let account = try await app.accounts.authenticate(email: email, password: secret)
+      try app.logIn(account)
+      try app.output.show(account.json) { "logged in as \(account.human)" }
+    }
+  }
+
+  struct Logout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "End the session in this data folder.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+      let app = try App(global)
+      let ended = try app.logOut()
+      try app.output.show(.object([("logged_out", .bool(ended))])) { ended ? "logged out" : "not logged in" }
+    }
+  }
+
+  struct Whoami: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the logged-in account.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+      let app = try App(global)
+      let account = try app.requireAccount()
+      try app.output.show(account.json) { account.human }
+    }
+  }
+
+  struct Passwd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Change the password (old, then new); every session of the account ends.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var password: PasswordOptions
+
+    func run() async throws {
+      let app = try App(global)
+      let account = try app.requireAccount()
+      let old = try PasswordPrompt.read("current password", fromStdin: password.passwordStdin)
+      let new = try PasswordPrompt.read("new password", fromStdin: password.passwordStdin, confirm: true)
+      try await app.accounts.changePassword(for: account, old: old, new: new)
+      try? FileManager.default.removeItem(atPath: app.home.sessionPath)
+      try app.output.show(.object([("changed", .bool(true))])) {
+        "password changed; log in again with 'vital account login --email \(account.email)'"
+      }
+    }
+  }
+
+  struct Delete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Delete the logged-in account and every record it owns.")
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Confirm that everything of this account is to be deleted.") var yes = false
+    @OptionGroup var password: PasswordOptions
+
+    func validate() throws {
+      guard yes else {
+        throw ValidationError("this deletes the account and all its records for good; add --yes to confirm")
+      }
+    }
+
+    func run() async throws {
+      let app = try App(global)
+      let account = try app.requireAccount()
+      let secret = try PasswordPrompt.read("password", fromStdin: password.passwordStdin)
+      try await app.accounts.delete(account, password: secret)
+      try? FileManager.default.removeItem(atPath: app.home.sessionPath)
+      try app.output.show(.object([("deleted", .string(account.email))])) {
+        "deleted the account \(account.email) and all its records"
+      }
+    }
+  }
+}
