@@ -39,8 +39,9 @@ let package = Package(
     // A helper the crash-safety test kills with SIGKILL in the middle of a write.
     .executableTarget(name: "storage-writer", dependencies: ["Storage"], path: "Tests/StorageWriter"),
     .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-writer"]),
+    .target(name: "TestImages", path: "Tests/TestImages"),
     .testTarget(name: "AuthTests", dependencies: ["Auth", "Storage"]),
-    .testTarget(name: "HealthTests", dependencies: ["Health", "Auth", "Storage"]),
-    .testTarget(name: "CLITests", dependencies: ["vital", "Storage", "Auth"]),
+    .testTarget(name: "HealthTests", dependencies: ["Health", "Auth", "Storage", "TestImages"]),
+    .testTarget(name: "CLITests", dependencies: ["vital", "Storage", "Auth", "TestImages"]),
   ]
 )

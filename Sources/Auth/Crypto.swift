@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// The few OpenSSL calls Vital makes. Every return code is checked here.
 public enum Crypto {

@@ -13,7 +13,9 @@ public enum Email {
       let local = parts.first, let domain = parts.last,
       !local.isEmpty, local.utf8.count <= 64,
       domain.contains("."), !domain.hasPrefix("."), !domain.hasSuffix("."), !domain.contains(".."),
-      !email.contains(where: { $0.isWhitespace || $0.isNewline || ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) })
+      !email.contains(where: {
+        $0.isWhitespace || $0.isNewline || ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false)
+      })
     else { throw Invalid() }
     return email
   }

@@ -25,7 +25,8 @@ public struct PasswordHasher: Sendable {
   /// Whether `password` matches the stored PHC string; a malformed string is an error.
   public func verify(_ password: String, against phc: String) throws -> Bool {
     let stored = try ScryptHash(phc: phc)
-    let key = try derive(password, salt: stored.salt, logN: stored.logN, r: stored.r, p: stored.p, length: stored.hash.count)
+    let key = try derive(
+      password, salt: stored.salt, logN: stored.logN, r: stored.r, p: stored.p, length: stored.hash.count)
     return Crypto.constantTimeEqual(key, stored.hash)
   }
 

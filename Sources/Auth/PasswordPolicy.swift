@@ -12,7 +12,8 @@ public enum PasswordPolicy {
 
     public var description: String {
       switch self {
-      case .tooShort: return "the password is too short; use at least \(minimumLength) characters (a few words work well)"
+      case .tooShort:
+        return "the password is too short; use at least \(minimumLength) characters (a few words work well)"
       case .tooLong: return "the password is too long; use at most \(maximumLength) characters"
       case .common: return "that password is on a list of commonly used passwords; choose another"
       }

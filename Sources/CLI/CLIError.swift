@@ -6,6 +6,7 @@ enum CLIError: Error, CustomStringConvertible {
   case badTimeZone(String)
   case integrityFailed([String])
   case cannotWrite(String, reason: String)
+  case futureDate(option: String, value: String)
 
   var description: String {
     switch self {
@@ -22,6 +23,8 @@ enum CLIError: Error, CustomStringConvertible {
         "the database failed its integrity check (\(problems.count) problem\(problems.count == 1 ? "" : "s"), first: \(problems.first ?? "")); restore a backup made with 'vital db backup'"
     case .cannotWrite(let path, let reason):
       return "cannot write '\(path)' (\(reason))"
+    case .futureDate(let option, let value):
+      return "\(option) \(value) is in the future; give a date up to today"
     }
   }
 }

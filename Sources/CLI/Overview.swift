@@ -23,7 +23,8 @@ struct Overview {
 
   var text: String {
     guard let account, let profile else {
-      return "Not logged in. Log in with 'vital account login --email EMAIL', or create another account with 'vital account register'."
+      return
+        "Not logged in. Log in with 'vital account login --email EMAIL', or create another account with 'vital account register'."
     }
     var lines = ["Vital — \(account.human)"]
     lines.append("  blood type  \(profile.bloodType?.description ?? "not set (vital profile set --blood-type A+)")")

@@ -21,7 +21,9 @@ extension Vital.ProfileCommand {
       let app = try App(global)
       let account = try app.requireAccount()
       let avatar = try ProfileStore(db: app.db, account: account, now: app.now).setAvatar(AvatarRules.read(path: file))
-      try app.output.show(avatar.json) { "avatar set: \(avatar.mime) \(avatar.width)x\(avatar.height), \(avatar.bytes) bytes" }
+      try app.output.show(avatar.json) {
+        "avatar set: \(avatar.mime) \(avatar.width)x\(avatar.height), \(avatar.bytes) bytes"
+      }
     }
   }
 

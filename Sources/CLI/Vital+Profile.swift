@@ -57,7 +57,7 @@ extension Vital.ProfileCommand {
       let account = try app.requireAccount()
       let store = ProfileStore(db: app.db, account: account, now: app.now)
       if let birthDate, birthDate.description > app.today {
-        throw ValidationError("--birth-date \(birthDate) is in the future")
+        throw CLIError.futureDate(option: "--birth-date", value: birthDate.description)
       }
       var profile = try store.load()
       if let surname { profile.surname = surname.isEmpty ? nil : surname }
@@ -70,7 +70,8 @@ extension Vital.ProfileCommand {
         try store.save(profile)
         if let name { try app.accounts.rename(account, to: name) }
       }
-      let updated = Account(id: account.id, email: account.email, name: name.map { $0.isEmpty ? nil : $0 } ?? account.name)
+      let updated = Account(
+        id: account.id, email: account.email, name: name.map { $0.isEmpty ? nil : $0 } ?? account.name)
       try app.output.show(profile.json(account: updated)) { profile.text(account: updated) }
     }
   }

@@ -54,8 +54,14 @@ public struct ImageHeader: Equatable, Sendable {
       guard i + 4 <= b.count else { throw Problem.truncated }
       guard b[i] == 0xFF else { throw Problem.damaged }
       let marker = b[i + 1]
-      if marker == 0xFF { i += 1; continue }  // fill bytes
-      if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
+      if marker == 0xFF {
+        i += 1
+        continue
+      }  // fill bytes
+      if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) {
+        i += 2
+        continue
+      }
       if marker == 0xD9 || marker == 0xDA { throw Problem.damaged }  // image data before a frame header
       let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
       guard length >= 2 else { throw Problem.damaged }
@@ -71,7 +77,10 @@ public struct ImageHeader: Equatable, Sendable {
     var hasEnd = false
     var j = i
     while j + 1 < b.count {
-      if b[j] == 0xFF && b[j + 1] == 0xD9 { hasEnd = true; break }
+      if b[j] == 0xFF && b[j + 1] == 0xD9 {
+        hasEnd = true
+        break
+      }
       j += 1
     }
     guard hasEnd else { throw Problem.truncated }

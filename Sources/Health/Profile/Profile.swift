@@ -25,7 +25,12 @@ public enum Region: String, CaseIterable, Sendable {
 
 /// ABO group and rhesus factor. `0` is read as `O`, as German donor cards write it.
 public struct BloodType: Equatable, Sendable, CustomStringConvertible {
-  public enum Group: String, CaseIterable, Sendable { case a = "A", b = "B", ab = "AB", o = "O" }
+  public enum Group: String, CaseIterable, Sendable {
+    case a = "A"
+    case b = "B"
+    case ab = "AB"
+    case o = "O"
+  }
   public var group: Group
   public var rhesusPositive: Bool
 

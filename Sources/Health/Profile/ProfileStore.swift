@@ -33,7 +33,8 @@ public struct ProfileStore {
       p.weightKg = try row.get(5)
       p.region = Region(rawValue: try row.get(6)) ?? .de
       if let sha: String = try row.get(7) {
-        p.avatar = Avatar(sha256: sha, mime: try row.get(8), width: try row.get(9), height: try row.get(10), bytes: try row.get(11))
+        p.avatar = Avatar(
+          sha256: sha, mime: try row.get(8), width: try row.get(9), height: try row.get(10), bytes: try row.get(11))
       }
       return p
     }

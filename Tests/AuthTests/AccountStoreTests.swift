@@ -1,0 +1,127 @@
+import Foundation
+import Storage
+import Testing
+
+@testable import Auth
+
+/// Domain tests at a low scrypt cost so they run fast; the CLI tests use the real cost.
+@Suite struct AccountStoreTests {
+  let db: Database
+  let start = ISO8601.date(from: "2026-12-01T08:00:00Z")!
+  static let fast = PasswordHasher(logN: 10, r: 8, p: 1)
+
+  init() throws {
+    db = try Database.inMemory()
+    try VitalSchema.migrator.migrate(db)
+  }
+
+  func store(at offset: TimeInterval = 0, hasher: PasswordHasher = fast) -> AccountStore {
+    AccountStore(db: db, hasher: hasher, now: start.addingTimeInterval(offset))
+  }
+
+  @Test func registerNormalisesTheEmailAndRefusesADuplicate() async throws {
+    let ann = try await store().register(email: " Ann@Example.ORG", name: "Ann", password: "a good long passphrase")
+    #expect(ann.email == "ann@example.org")
+    await #expect(throws: AuthError.emailTaken) {
+      try await store().register(email: "ann@example.org", name: nil, password: "another passphrase")
+    }
+  }
+
+  @Test func tenFailuresLockForFifteenMinutes() async throws {
+    _ = try await store().register(email: "ann@example.org", name: nil, password: "a good long passphrase")
+    for i in 0..<10 {
+      await #expect(throws: AuthError.wrongCredentials) {
+        try await store(at: Double(i)).authenticate(email: "ann@example.org", password: "wrong guess \(i)")
+      }
+    }
+    await #expect(throws: AuthError.locked(minutes: 15)) {
+      try await store(at: 10).authenticate(email: "ann@example.org", password: "a good long passphrase")
+    }
+    await #expect(throws: AuthError.locked(minutes: 1)) {
+      try await store(at: 14 * 60 + 30).authenticate(email: "ann@example.org", password: "a good long passphrase")
+    }
+    let back = try await store(at: 9 + 15 * 60).authenticate(
+      email: "ann@example.org", password: "a good long passphrase")
+    #expect(back.email == "ann@example.org")
+  }
+
+  @Test func nineFailuresThenSuccessResetTheCount() async throws {
+    _ = try await store().register(email: "ann@example.org", name: nil, password: "a good long passphrase")
+    for _ in 0..<9 {
+      _ = try? await store().authenticate(email: "ann@example.org", password: "nope nope")
+    }
+    _ = try await store().authenticate(email: "ann@example.org", password: "a good long passphrase")
+    for _ in 0..<9 {
+      _ = try? await store().authenticate(email: "ann@example.org", password: "nope nope")
+    }
+    #expect(
+      try await store().authenticate(email: "ann@example.org", password: "a good long passphrase").email
+        == "ann@example.org")
+  }
+
+  @Test func anUnknownEmailFailsLikeAWrongPassword() async throws {
+    _ = try await store().register(email: "ann@example.org", name: nil, password: "a good long passphrase")
+    var errors: [AuthError] = []
+    for email in ["ann@example.org", "nobody@example.org", "not an email"] {
+      do {
+        _ = try await store().authenticate(email: email, password: "wrong password")
+      } catch let error as AuthError {
+        errors.append(error)
+      }
+    }
+    #expect(errors == [.wrongCredentials, .wrongCredentials, .wrongCredentials])
+  }
+
+  @Test func aCheaperHashIsUpgradedOnLogin() async throws {
+    let weak = PasswordHasher(logN: 9, r: 8, p: 1)
+    _ = try await store(hasher: weak).register(email: "ann@example.org", name: nil, password: "a good long passphrase")
+    _ = try await store().authenticate(email: "ann@example.org", password: "a good long passphrase")
+    let stored = try #require(try db.scalar(String.self, "SELECT password_hash FROM account"))
+    #expect(stored.hasPrefix("$scrypt$ln=10,r=8,p=1$"))
+    #expect(
+      try await store().authenticate(email: "ann@example.org", password: "a good long passphrase").email
+        == "ann@example.org")
+  }
+
+  @Test func sessionsStoreOnlyTheTokenHashAndExpire() async throws {
+    let ann = try await store().register(email: "ann@example.org", name: nil, password: "a good long passphrase")
+    let token = try store().startSession(for: ann)
+    #expect(token.count == 64)
+    let everything = try db.query("SELECT token_sha256 || account_id || created_at || last_used_at FROM session") {
+      try $0.get(0, as: String.self)
+    }
+    #expect(!everything.joined().contains(token))
+    #expect(try store(at: 29 * 86_400).account(forToken: token) == ann)
+    // Used on day 29, so it lives until day 59.
+    #expect(try store(at: 58 * 86_400).account(forToken: token) == ann)
+    #expect(throws: AuthError.sessionExpired) { try store(at: 89 * 86_400).account(forToken: token) }
+    #expect(throws: AuthError.notLoggedIn) { try store(at: 89 * 86_400).account(forToken: token) }
+  }
+
+  @Test func changingThePasswordEndsEverySession() async throws {
+    let ann = try await store().register(email: "ann@example.org", name: nil, password: "a good long passphrase")
+    let token = try store().startSession(for: ann)
+    await #expect(throws: AuthError.wrongPassword) {
+      try await store().changePassword(for: ann, old: "not it at all", new: "a brand new passphrase")
+    }
+    #expect(try store().account(forToken: token) == ann)
+    try await store().changePassword(for: ann, old: "a good long passphrase", new: "a brand new passphrase")
+    #expect(throws: AuthError.notLoggedIn) { try store().account(forToken: token) }
+    await #expect(throws: AuthError.wrongCredentials) {
+      try await store().authenticate(email: "ann@example.org", password: "a good long passphrase")
+    }
+    #expect(try await store().authenticate(email: "ann@example.org", password: "a brand new passphrase") == ann)
+  }
+
+  @Test func deleteNeedsThePasswordAndRemovesEveryOwnedRow() async throws {
+    let ann = try await store().register(email: "ann@example.org", name: nil, password: "a good long passphrase")
+    let bob = try await store().register(email: "bob@example.org", name: nil, password: "bob's own passphrase")
+    _ = try store().startSession(for: ann)
+    _ = try store().startSession(for: bob)
+    await #expect(throws: AuthError.wrongPassword) { try await store().delete(ann, password: "wrong") }
+    try await store().delete(ann, password: "a good long passphrase")
+    #expect(try db.scalar(Int64.self, "SELECT count(*) FROM account WHERE id = ?", ann.id) == 0)
+    #expect(try db.scalar(Int64.self, "SELECT count(*) FROM session WHERE account_id = ?", ann.id) == 0)
+    #expect(try db.scalar(Int64.self, "SELECT count(*) FROM session WHERE account_id = ?", bob.id) == 1)
+  }
+}
