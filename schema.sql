@@ -55,3 +55,33 @@ CREATE TABLE profile (
   updated_at TEXT NOT NULL,
   FOREIGN KEY (account_id, avatar_sha256) REFERENCES blob(account_id, sha256)
 ) STRICT;
+
+-- Donations: appointments, completed donations and cancelled appointments.
+CREATE TABLE donation (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('whole-blood', 'plasma', 'platelets', 'double-red')),
+  status TEXT NOT NULL CHECK (status IN ('scheduled', 'completed', 'cancelled')),
+  scheduled_at TEXT,
+  completed_at TEXT,
+  place TEXT NOT NULL,
+  notes TEXT,
+  updated_at TEXT NOT NULL,
+  CHECK (status <> 'completed' OR completed_at IS NOT NULL),
+  CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)
+) STRICT;
+CREATE INDEX donation_account_date ON donation(account_id, coalesce(completed_at, scheduled_at));
+-- One scheduled appointment at a time.
+CREATE UNIQUE INDEX donation_one_scheduled ON donation(account_id) WHERE status = 'scheduled';
+
+-- Eligibility questionnaires as taken; reasons and answers are JSON.
+CREATE TABLE questionnaire (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  taken_at TEXT NOT NULL,
+  eligible INTEGER NOT NULL CHECK (eligible IN (0, 1)),
+  deferred_until TEXT,
+  reasons TEXT NOT NULL,
+  answers TEXT NOT NULL
+) STRICT;
+CREATE INDEX questionnaire_account_taken ON questionnaire(account_id, taken_at);

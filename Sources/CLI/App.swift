@@ -23,12 +23,6 @@ final class App {
     chmod(home.databasePath, 0o600)
   }
 
-  /// Today's date in the local zone, `YYYY-MM-DD`.
-  var today: String {
-    let c = calendar.dateComponents([.year, .month, .day], from: now)
-    return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
-  }
-
   /// `VITAL_NOW` replaces the system clock when set; `TZ` names the local zone.
   static func clock(_ environment: [String: String]) throws -> (Date, TimeZone) {
     var now = Date()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Health
 import Storage
+import Foundation
 
 extension BloodType: ExpressibleByArgument {
   public init?(argument: String) { self.init(argument) }
@@ -10,16 +11,23 @@ extension BloodType: ExpressibleByArgument {
 extension Sex: ExpressibleByArgument {}
 extension Region: ExpressibleByArgument {}
 
-/// A calendar date as `YYYY-MM-DD`, checked to exist.
-struct Day: ExpressibleByArgument, CustomStringConvertible {
-  let year: Int, month: Int, day: Int
+extension LocalDate: ExpressibleByArgument {
+  public init?(argument: String) { self.init(argument) }
+}
+
+extension DonationKind: ExpressibleByArgument {}
+extension Questionnaire.Language: ExpressibleByArgument {}
+
+/// A date-time as typed: `YYYY-MM-DDTHH:MM` or `YYYY-MM-DD HH:MM` in the local zone, or an
+/// ISO 8601 instant with an offset. It is placed on the time line by `App.instant(_:)`, which
+/// knows the zone.
+struct DateTimeArgument: ExpressibleByArgument {
+  let text: String
+  let fields: ISO8601.Fields
 
   init?(argument: String) {
-    guard let (y, m, d) = ISO8601.day(from: argument) else { return nil }
-    (year, month, day) = (y, m, d)
-  }
-
-  var description: String {
-    String(format: "%04d-%02d-%02d", year, month, day)
+    guard let fields = ISO8601.fields(from: argument) else { return nil }
+    self.text = argument
+    self.fields = fields
   }
 }

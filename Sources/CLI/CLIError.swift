@@ -7,6 +7,9 @@ enum CLIError: Error, CustomStringConvertible {
   case integrityFailed([String])
   case cannotWrite(String, reason: String)
   case futureDate(option: String, value: String)
+  case nonexistentLocalTime(String, zone: String)
+  case needsInput(String)
+  case cannotRead(String, reason: String)
 
   var description: String {
     switch self {
@@ -23,6 +26,12 @@ enum CLIError: Error, CustomStringConvertible {
         "the database failed its integrity check (\(problems.count) problem\(problems.count == 1 ? "" : "s"), first: \(problems.first ?? "")); restore a backup made with 'vital db backup'"
     case .cannotWrite(let path, let reason):
       return "cannot write '\(path)' (\(reason))"
+    case .nonexistentLocalTime(let text, let zone):
+      return "\(text) does not exist in \(zone) (the clocks skip it); choose another time"
+    case .needsInput(let what):
+      return what
+    case .cannotRead(let path, let reason):
+      return "cannot read '\(path)' (\(reason))"
     case .futureDate(let option, let value):
       return "\(option) \(value) is in the future; give a date up to today"
     }

@@ -34,7 +34,7 @@ extension Vital.ProfileCommand {
     @Option(help: "Your surname.") var surname: String?
     @Option(help: "A+ A- B+ B- AB+ AB- O+ O- (0 is read as O).") var bloodType: BloodType?
     @Option(help: "female or male (the donation rules differ).") var sex: Sex?
-    @Option(help: "YYYY-MM-DD.") var birthDate: Day?
+    @Option(help: "YYYY-MM-DD.") var birthDate: LocalDate?
     @Option(help: "Body weight in kilograms.") var weightKg: Double?
     @Option(help: "Whose blood-donation rules apply: de, us or uk.") var region: Region?
 
@@ -56,7 +56,7 @@ extension Vital.ProfileCommand {
       let app = try App(global)
       let account = try app.requireAccount()
       let store = ProfileStore(db: app.db, account: account, now: app.now)
-      if let birthDate, birthDate.description > app.today {
+      if let birthDate, birthDate > LocalDate(app.now, in: app.calendar) {
         throw CLIError.futureDate(option: "--birth-date", value: birthDate.description)
       }
       var profile = try store.load()

@@ -122,6 +122,16 @@ public final class Database {
     return result
   }
 
+  /// Calls `body` for each row without collecting them: for exports of many rows.
+  public func forEachRow(
+    _ sql: String, _ arguments: (any DatabaseValueConvertible)?..., body: (Row) throws -> Void
+  ) throws {
+    let statement = try self.statement(sql)
+    try statement.bind(arguments)
+    defer { statement.reset() }
+    while try statement.step() { try body(Row(statement: statement)) }
+  }
+
   /// The first row of a query, or nil when there is none.
   public func queryFirst<T>(
     _ sql: String, _ arguments: (any DatabaseValueConvertible)?...,

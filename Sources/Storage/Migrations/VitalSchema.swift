@@ -57,6 +57,35 @@ public enum VitalSchema {
           FOREIGN KEY (account_id, avatar_sha256) REFERENCES blob(account_id, sha256)
         ) STRICT;
         """),
+    Migration(
+      "0003_donations",
+      sql: """
+        CREATE TABLE donation (
+          id TEXT PRIMARY KEY,
+          account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+          kind TEXT NOT NULL CHECK (kind IN ('whole-blood', 'plasma', 'platelets', 'double-red')),
+          status TEXT NOT NULL CHECK (status IN ('scheduled', 'completed', 'cancelled')),
+          scheduled_at TEXT,
+          completed_at TEXT,
+          place TEXT NOT NULL,
+          notes TEXT,
+          updated_at TEXT NOT NULL,
+          CHECK (status <> 'completed' OR completed_at IS NOT NULL),
+          CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)
+        ) STRICT;
+        CREATE INDEX donation_account_date ON donation(account_id, coalesce(completed_at, scheduled_at));
+        CREATE UNIQUE INDEX donation_one_scheduled ON donation(account_id) WHERE status = 'scheduled';
+        CREATE TABLE questionnaire (
+          id TEXT PRIMARY KEY,
+          account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+          taken_at TEXT NOT NULL,
+          eligible INTEGER NOT NULL CHECK (eligible IN (0, 1)),
+          deferred_until TEXT,
+          reasons TEXT NOT NULL,
+          answers TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX questionnaire_account_taken ON questionnaire(account_id, taken_at);
+        """),
   ])
 
   /// Opens the database at `path` and brings it up to date. A file from a newer Vital is refused

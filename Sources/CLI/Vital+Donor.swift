@@ -1,0 +1,149 @@
+import ArgumentParser
+import Auth
+import Foundation
+import Health
+
+extension Vital {
+  struct Donor: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "donor",
+      abstract: "Blood donation: questionnaire, eligibility, appointments, history.",
+      subcommands: [
+        Questions.self, QuestionnaireCommand.self, EligibilityCommand.self, Book.self, Status.self, Cancel.self,
+        Complete.self, Record.self, History.self, GuideCommand.self, Export.self, Import.self,
+      ]
+    )
+  }
+}
+
+/// What every donor command opens: the account, its profile and its donations.
+struct DonorContext {
+  let app: App
+  let account: Account
+  let profile: Profile
+  let store: DonationStore
+
+  init(_ global: GlobalOptions) throws {
+    app = try App(global)
+    account = try app.requireAccount()
+    profile = try ProfileStore(db: app.db, account: account, now: app.now).load()
+    store = DonationStore(db: app.db, account: account, now: app.now, calendar: app.calendar)
+  }
+}
+
+extension Vital.Donor {
+  struct Questions: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the eligibility questions.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "en or ru.") var lang: Questionnaire.Language = .en
+
+    func run() async throws {
+      let c = try DonorContext(global)
+      let questions = Questionnaire.applicable(sex: c.profile.sex)
+      let json = JSON.array(
+        questions.map { q in
+          .object([
+            ("id", .string(q.id)), ("section", .string(q.section)), ("text", .string(q.text(language: lang))),
+            ("deferral", .string(describe(q.deferral, region: c.profile.region))),
+          ])
+        })
+      try c.app.output.show(json) {
+        questions.map { "\($0.id.padding(toLength: 22, withPad: " ", startingAt: 0)) \($0.text(language: lang))" }
+          .joined(separator: "\n")
+      }
+    }
+
+    func describe(_ d: Questionnaire.Deferral, region: Region) -> String {
+      switch d {
+      case .permanent: return "permanent"
+      case .days(let n): return "\(n) days"
+      case .byRegion(let table): return table[region].map { "\($0) days" } ?? "permanent"
+      }
+    }
+  }
+
+  struct QuestionnaireCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "questionnaire",
+      abstract: "Answer the eligibility questionnaire; the result is stored and valid for 30 days for booking.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "A JSON object {\"<question id>\": true|false} answering every question, or - for stdin.")
+    var answers: String?
+    @Option(help: "en or ru.") var lang: Questionnaire.Language = .en
+
+    func run() async throws {
+      let c = try DonorContext(global)
+      let given = try answers.map(readAnswers) ?? askOnTerminal(Questionnaire.applicable(sex: c.profile.sex))
+      let result = try Questionnaire.evaluate(
+        given, sex: c.profile.sex, region: c.profile.region, now: c.app.now, calendar: c.app.calendar)
+      try c.store.save(result)
+      try c.app.output.show(c.app.json(result)) {
+        if result.eligible { return "eligible: nothing in your answers defers you (valid for booking for 30 days)" }
+        let until = result.deferredUntil.map { "deferred until \(LocalDate($0, in: c.app.calendar))" } ?? "not eligible"
+        return ([until] + result.reasons.map { "  - \($0)" }).joined(separator: "\n")
+      }
+    }
+
+    func readAnswers(_ source: String) throws -> [String: Bool] {
+      let data: Data
+      if source == "-" {
+        data = FileHandle.standardInput.readDataToEndOfFile()
+      } else {
+        guard let read = FileManager.default.contents(atPath: source) else {
+          throw CLIError.cannotRead(source, reason: "no such file or not readable")
+        }
+        data = read
+      }
+      guard data.count <= 1 << 20, let answers = try? JSONDecoder().decode([String: Bool].self, from: data) else {
+        throw CLIError.needsInput(
+          "the answers must be a JSON object of true or false, like {\"vaccination\": false, ...}; see 'vital donor questions'")
+      }
+      return answers
+    }
+
+    func askOnTerminal(_ questions: [Questionnaire.Question]) throws -> [String: Bool] {
+      guard isatty(STDIN_FILENO) == 1 else {
+        throw CLIError.needsInput("no terminal to ask on; pass --answers FILE (or - for stdin) with a JSON object")
+      }
+      var answers: [String: Bool] = [:]
+      var section = ""
+      for q in questions {
+        if q.section != section {
+          section = q.section
+          print("\n\(section)")
+        }
+        while answers[q.id] == nil {
+          print("  \(q.text(language: lang)) [y/n] ", terminator: "")
+          guard let line = readLine()?.lowercased().trimmingCharacters(in: .whitespaces) else {
+            throw CLIError.needsInput("the questionnaire was not finished; nothing was saved")
+          }
+          if ["y", "yes", "д", "да"].contains(line) { answers[q.id] = true }
+          if ["n", "no", "н", "нет"].contains(line) { answers[q.id] = false }
+        }
+      }
+      return answers
+    }
+  }
+
+  struct EligibilityCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "eligibility", abstract: "Whether you may donate now, from when, and why.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "whole-blood, plasma, platelets or double-red.") var kind: DonationKind = .wholeBlood
+
+    func run() async throws {
+      let c = try DonorContext(global)
+      let verdict = Eligibility.evaluate(
+        history: try c.store.history(), profile: c.profile, kind: kind,
+        questionnaire: try c.store.latestQuestionnaire(), now: c.app.now, calendar: c.app.calendar)
+      try c.app.output.show(c.app.json(verdict)) {
+        let head =
+          verdict.eligible
+          ? "You may donate \(kind.label) today."
+          : verdict.nextEligible.map { "You may donate \(kind.label) from \($0)." }
+            ?? "No date can be given for \(kind.label):"
+        return ([head] + verdict.reasons.map { "  - \($0)" }).joined(separator: "\n")
+      }
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import Health
+
+extension Vital.Donor {
+  struct Book: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Book a donation appointment.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Local date and time, e.g. 2026-12-01T09:30.") var at: DateTimeArgument
+    @Option(help: "Where you will donate.") var place: String
+    @Option(help: "whole-blood, plasma, platelets or double-red.") var kind: DonationKind = .wholeBlood
+
+    func run() async throws {
+      let c = try DonorContext(global)
+      let donation = try c.store.book(at: try c.app.instant(at), place: place, kind: kind, profile: c.profile)
+      try c.app.output.show(c.app.json(donation)) { "booked: \(c.app.line(donation))" }
+    }
+  }
+
+  struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Your next appointment, the calendar days left, and what to do now.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+      let c = try DonorContext(global)
+      let app = c.app
+      let history = try c.store.history()
+      let appointment = history.first { $0.status == .scheduled }
+      var daysLeft: Int?
+      var advice: [String] = []
+      if let at = appointment?.scheduledAt, let appointment {
+        let left = app.today.days(to: LocalDate(at, in: app.calendar), in: app.calendar)
+        daysLeft = left
+        if at < app.now {
+          advice.append(
+            "Your appointment on \(app.human(at)) has passed: record it with 'vital donor complete' or 'vital donor cancel'.")
+        } else {
+          advice += Advice.before(daysLeft: left, kind: appointment.kind)
+        }
+      }
+      if let last = history.first(where: { $0.status == .completed }), let at = last.completedAt {
+        advice += Advice.after(daysSince: LocalDate(at, in: app.calendar).days(to: app.today, in: app.calendar), kind: last.kind)
+      }
+      let kind = appointment?.kind ?? .wholeBlood
+      let verdict = Eligibility.evaluate(
+        history: history, profile: c.profile, kind: kind, questionnaire: try c.store.latestQuestionnaire(),
+        now: app.now, calendar: app.calendar)
+      let json = JSON.object([
+        ("appointment", appointment.map(app.json) ?? .null),
+        ("days_left", daysLeft.map { JSON.int($0) } ?? .null),
+        ("overdue", .bool(appointment?.scheduledAt.map { $0 < app.now } ?? false)),
+        ("advice", .array(advice.map(JSON.string))),
+        ("next_eligible", .optional(verdict.nextEligible?.description)),
+      ])
+      try app.output.show(json) {
+        var lines: [String] = []
+        if let appointment, let daysLeft {
+          let when = daysLeft == 0 ? "today" : daysLeft == 1 ? "tomorrow" : daysLeft > 0 ? "in \(daysLeft) days" : "\(-daysLeft) days ago"
+          lines.append("Next appointment \(when): \(app.human(appointment.scheduledAt)), \(appointment.kind.label), \(appointment.place)")
+        } else {
+          lines.append("No appointment booked.")
+        }
+        lines.append("You may donate \(kind.label) from \(verdict.nextEligible?.description ?? "- (see vital donor eligibility)").")
+        if !advice.isEmpty { lines += [""] + advice.map { "  - \($0)" } }
+        return lines.joined(separator: "\n")
+      }
+    }
+  }
+
+  struct Cancel: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Cancel the scheduled appointment.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The appointment's id (or its first characters); the scheduled one if omitted.") var id: String?
+
+    func run() async throws {
+      let c = try DonorContext(global)
+      let donation = try c.store.cancel(id)
+      try c.app.output.show(c.app.json(donation)) { "cancelled: \(c.app.line(donation))" }
+    }
+  }
+
+  struct Complete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Record the scheduled appointment as donated.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The appointment's id (or its first characters); the scheduled one if omitted.") var id: String?
+    @Option(help: "When you donated (default: the appointment's time).") var at: DateTimeArgument?
+
+    func run() async throws {
+      let c = try DonorContext(global)
+      let donation = try c.store.complete(id, at: try at.map(c.app.instant))
+      try c.app.output.show(c.app.json(donation)) { "donated: \(c.app.line(donation))" }
+    }
+  }
+
+  struct Record: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add a past donation to your history.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "When you donated, e.g. 2026-03-01T10:00.") var at: DateTimeArgument
+    @Option(help: "Where you donated.") var place: String
+    @Option(help: "whole-blood, plasma, platelets or double-red.") var kind: DonationKind = .wholeBlood
+    @Option(help: "Anything to remember about it.") var notes: String?
+
+    func run() async throws {
+      let c = try DonorContext(global)
+      let donation = try c.store.record(at: try c.app.instant(at), place: place, kind: kind, notes: notes)
+      try c.app.output.show(c.app.json(donation)) { "recorded: \(c.app.line(donation))" }
+    }
+  }
+
+  struct History: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Every donation and appointment, newest first.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+      let c = try DonorContext(global)
+      let history = try c.store.history()
+      try c.app.output.show(.array(history.map(c.app.json))) {
+        history.isEmpty ? "No donations yet." : history.map(c.app.line).joined(separator: "\n")
+      }
+    }
+  }
+}

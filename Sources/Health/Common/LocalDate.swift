@@ -1,0 +1,62 @@
+import Foundation
+import Storage
+
+/// A calendar day in the user's zone, `YYYY-MM-DD`. Day arithmetic goes through `Calendar`, so
+/// "3 days later" stays 3 calendar days across a daylight-saving change.
+public struct LocalDate: Comparable, Hashable, Sendable, CustomStringConvertible {
+  public let year: Int
+  public let month: Int
+  public let day: Int
+
+  public init?(year: Int, month: Int, day: Int) {
+    guard (1...12).contains(month), day >= 1, day <= ISO8601.daysIn(month: month, year: year) else { return nil }
+    (self.year, self.month, self.day) = (year, month, day)
+  }
+
+  /// Parses `YYYY-MM-DD`.
+  public init?(_ text: String) {
+    guard let (y, m, d) = ISO8601.day(from: text) else { return nil }
+    self.init(year: y, month: m, day: d)
+  }
+
+  /// The day `date` falls on in `calendar`'s zone.
+  public init(_ date: Date, in calendar: Calendar) {
+    let c = calendar.dateComponents([.year, .month, .day], from: date)
+    (year, month, day) = (c.year!, c.month!, c.day!)
+  }
+
+  /// Midnight at the start of this day (or the first instant of it, where midnight is skipped).
+  public func start(in calendar: Calendar) -> Date {
+    calendar.date(from: DateComponents(year: year, month: month, day: day))!
+  }
+
+  public func adding(days: Int, in calendar: Calendar) -> LocalDate {
+    LocalDate(calendar.date(byAdding: .day, value: days, to: noon(calendar))!, in: calendar)
+  }
+
+  /// Month arithmetic clamps to the month's end (31 Jan + 1 month = 28 or 29 Feb).
+  public func adding(months: Int, in calendar: Calendar) -> LocalDate {
+    LocalDate(calendar.date(byAdding: .month, value: months, to: noon(calendar))!, in: calendar)
+  }
+
+  /// Whole calendar days from `self` to `other` (negative when `other` is earlier).
+  public func days(to other: LocalDate, in calendar: Calendar) -> Int {
+    calendar.dateComponents([.day], from: noon(calendar), to: other.noon(calendar)).day!
+  }
+
+  /// Whole years from `self` to `other`, as ages are counted.
+  public func years(to other: LocalDate) -> Int {
+    var years = other.year - year
+    if (other.month, other.day) < (month, day) { years -= 1 }
+    return years
+  }
+
+  // Noon is never skipped or doubled by a zone change, so it is a safe anchor for day arithmetic.
+  private func noon(_ calendar: Calendar) -> Date {
+    calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12))!
+  }
+
+  public var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
+
+  public static func < (a: LocalDate, b: LocalDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
+}

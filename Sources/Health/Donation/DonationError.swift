@@ -1,0 +1,47 @@
+import Foundation
+
+/// Why a donation command was refused. Each message says what to do instead.
+public enum DonationError: Error, Equatable, CustomStringConvertible {
+  case alreadyScheduled(id: String, at: String)
+  case inThePast
+  case tooFarAhead(limit: String)
+  case noQuestionnaire
+  case questionnaireDeferred(until: String?)
+  case beforeNextEligible(String, reasons: [String])
+  case notEligible(reasons: [String])
+  case noAppointment
+  case notFound(String)
+  case notScheduled(String, status: String)
+  case completedInFuture
+  case emptyPlace
+
+  public var description: String {
+    switch self {
+    case .alreadyScheduled(let id, let at):
+      return "you already have an appointment on \(at) (\(id.prefix(8))); cancel it first with 'vital donor cancel'"
+    case .inThePast:
+      return "that time is in the past; to add a past donation use 'vital donor record'"
+    case .tooFarAhead(let limit):
+      return "appointments can be booked at most a year ahead (until \(limit))"
+    case .noQuestionnaire:
+      return "take the eligibility questionnaire first (valid for 30 days): 'vital donor questionnaire'"
+    case .questionnaireDeferred(let until):
+      if let until { return "your questionnaire defers you until \(until); book on or after that day" }
+      return "your questionnaire says a doctor at the blood service has to decide; ask them before booking"
+    case .beforeNextEligible(let day, let reasons):
+      return "you may donate this kind again from \(day) (\(reasons.joined(separator: "; "))); choose a later date"
+    case .notEligible(let reasons):
+      return "you cannot book this donation: \(reasons.joined(separator: "; "))"
+    case .noAppointment:
+      return "there is no scheduled appointment; book one with 'vital donor book'"
+    case .notFound(let id):
+      return "no donation with id '\(id)'; see 'vital donor history'"
+    case .notScheduled(let id, let status):
+      return "donation \(id.prefix(8)) is \(status), not scheduled"
+    case .completedInFuture:
+      return "a donation cannot be completed in the future; pass --at with a past time"
+    case .emptyPlace:
+      return "give the place of the donation with --place"
+    }
+  }
+}

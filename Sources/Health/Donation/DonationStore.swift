@@ -1,0 +1,193 @@
+import Auth
+import Foundation
+import Storage
+
+/// One account's donations and questionnaires.
+public struct DonationStore {
+  let db: Database
+  let account: Account
+  let now: Date
+  let calendar: Calendar
+
+  public init(db: Database, account: Account, now: Date, calendar: Calendar) {
+    self.db = db
+    self.account = account
+    self.now = now
+    self.calendar = calendar
+  }
+
+  static let columns = "id, kind, status, scheduled_at, completed_at, place, notes"
+
+  /// Every donation, newest first.
+  public func history() throws -> [Donation] {
+    try db.query(
+      "SELECT \(Self.columns) FROM donation WHERE account_id = ? ORDER BY coalesce(completed_at, scheduled_at) DESC, id",
+      account.id, row: Self.donation)
+  }
+
+  public func scheduled() throws -> Donation? {
+    try db.queryFirst(
+      "SELECT \(Self.columns) FROM donation WHERE account_id = ? AND status = 'scheduled'", account.id,
+      row: Self.donation)
+  }
+
+  public func completedCount() throws -> Int {
+    try db.scalar(Int.self, "SELECT count(*) FROM donation WHERE account_id = ? AND status = 'completed'", account.id)
+      ?? 0
+  }
+
+  /// A donation by id or by an unambiguous prefix of at least 4 characters, as git takes hashes.
+  public func find(_ idOrPrefix: String) throws -> Donation {
+    let key = idOrPrefix.lowercased()
+    guard key.count >= 4, key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw DonationError.notFound(idOrPrefix) }
+    let matches = try db.query(
+      "SELECT \(Self.columns) FROM donation WHERE account_id = ? AND substr(id, 1, ?) = ? LIMIT 2",
+      account.id, key.count, key, row: Self.donation)
+    guard matches.count == 1 else { throw DonationError.notFound(idOrPrefix) }
+    return matches[0]
+  }
+
+  // MARK: Appointments
+
+  /// Books an appointment after every check: the time, the one-at-a-time rule, a recent
+  /// questionnaire that allows it, and the interval and cap rules for `kind`.
+  public func book(at: Date, place: String, kind: DonationKind, profile: Profile) throws -> Donation {
+    let place = place.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !place.isEmpty else { throw DonationError.emptyPlace }
+    guard at > now else { throw DonationError.inThePast }
+    let limit = calendar.date(byAdding: .year, value: 1, to: now)!
+    guard at <= limit else { throw DonationError.tooFarAhead(limit: LocalDate(limit, in: calendar).description) }
+    if let existing = try scheduled() {
+      throw DonationError.alreadyScheduled(
+        id: existing.id, at: existing.scheduledAt.map { LocalDate($0, in: calendar).description } ?? "?")
+    }
+    let questionnaire = try latestQuestionnaire()
+    guard let questionnaire, calendar.dateComponents([.day], from: questionnaire.takenAt, to: now).day! <= 30 else {
+      throw DonationError.noQuestionnaire
+    }
+    if !questionnaire.eligible {
+      guard let until = questionnaire.deferredUntil, at >= until else {
+        throw DonationError.questionnaireDeferred(
+          until: questionnaire.deferredUntil.map { LocalDate($0, in: calendar).description })
+      }
+    }
+    let verdict = Eligibility.evaluate(
+      history: try history(), profile: profile, kind: kind, questionnaire: nil, now: now, calendar: calendar)
+    guard let next = verdict.nextEligible else { throw DonationError.notEligible(reasons: verdict.reasons) }
+    guard LocalDate(at, in: calendar) >= next else {
+      throw DonationError.beforeNextEligible(next.description, reasons: verdict.reasons)
+    }
+    let donation = Donation(kind: kind, status: .scheduled, scheduledAt: at, completedAt: nil, place: place)
+    try insert(donation)
+    return donation
+  }
+
+  public func cancel(_ idOrPrefix: String?) throws -> Donation {
+    var donation = try target(idOrPrefix)
+    donation.status = .cancelled
+    try update(donation)
+    return donation
+  }
+
+  /// Marks a scheduled appointment as donated, at `at` or else at its own time (now, if that
+  /// is still ahead).
+  public func complete(_ idOrPrefix: String?, at: Date?) throws -> Donation {
+    var donation = try target(idOrPrefix)
+    let when = at ?? min(donation.scheduledAt ?? now, now)
+    guard when <= now else { throw DonationError.completedInFuture }
+    donation.status = .completed
+    donation.completedAt = when
+    try update(donation)
+    return donation
+  }
+
+  /// Adds a donation made in the past (before Vital, or elsewhere).
+  public func record(at: Date, place: String, kind: DonationKind, notes: String?) throws -> Donation {
+    let place = place.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !place.isEmpty else { throw DonationError.emptyPlace }
+    guard at <= now else { throw DonationError.completedInFuture }
+    let donation = Donation(kind: kind, status: .completed, scheduledAt: nil, completedAt: at, place: place, notes: notes)
+    try insert(donation)
+    return donation
+  }
+
+  private func target(_ idOrPrefix: String?) throws -> Donation {
+    guard let idOrPrefix else {
+      guard let scheduled = try scheduled() else { throw DonationError.noAppointment }
+      return scheduled
+    }
+    let donation = try find(idOrPrefix)
+    guard donation.status == .scheduled else {
+      throw DonationError.notScheduled(donation.id, status: donation.status.rawValue)
+    }
+    return donation
+  }
+
+  /// Donation times are kept to the second, so an exported and re-imported row is unchanged.
+  static func seconds(_ date: Date?) -> Date? {
+    date.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
+  }
+
+  func insert(_ d: Donation) throws {
+    try db.execute(
+      """
+      INSERT INTO donation (id, account_id, kind, status, scheduled_at, completed_at, place, notes, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      d.id, account.id, d.kind.rawValue, d.status.rawValue, Self.seconds(d.scheduledAt), Self.seconds(d.completedAt),
+      d.place, d.notes, now)
+  }
+
+  func update(_ d: Donation) throws {
+    try db.execute(
+      """
+      UPDATE donation SET kind = ?, status = ?, scheduled_at = ?, completed_at = ?, place = ?, notes = ?, updated_at = ?
+      WHERE id = ? AND account_id = ?
+      """,
+      d.kind.rawValue, d.status.rawValue, Self.seconds(d.scheduledAt), Self.seconds(d.completedAt), d.place, d.notes,
+      now, d.id, account.id)
+  }
+
+  static func donation(_ row: Row) throws -> Donation {
+    guard let kind = DonationKind(rawValue: try row.get(1)), let status = DonationStatus(rawValue: try row.get(2)) else {
+      throw StorageError.typeMismatch(column: "kind/status", expected: "a known value", sql: nil)
+    }
+    return Donation(
+      id: try row.get(0), kind: kind, status: status, scheduledAt: try row.get(3), completedAt: try row.get(4),
+      place: try row.get(5), notes: try row.get(6))
+  }
+
+  // MARK: Questionnaires
+
+  public func save(_ result: Questionnaire.Result) throws {
+    try db.execute(
+      """
+      INSERT INTO questionnaire (id, account_id, taken_at, eligible, deferred_until, reasons, answers)
+      VALUES (?, ?, ?, ?, ?, ?, ?)
+      """,
+      result.id, account.id, result.takenAt, result.eligible, result.deferredUntil, Self.json(result.reasons),
+      Self.json(result.answers))
+  }
+
+  public func latestQuestionnaire() throws -> Questionnaire.Result? {
+    try db.queryFirst(
+      """
+      SELECT id, taken_at, eligible, deferred_until, reasons, answers FROM questionnaire
+      WHERE account_id = ? ORDER BY taken_at DESC LIMIT 1
+      """, account.id
+    ) { row in
+      Questionnaire.Result(
+        id: try row.get(0), takenAt: try row.get(1), eligible: try row.get(2), deferredUntil: try row.get(3),
+        reasons: Self.decode(try row.get(4)) ?? [], answers: Self.decode(try row.get(5)) ?? [:])
+    }
+  }
+
+  static func json(_ value: Any) -> String {
+    let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+    return data.map { String(decoding: $0, as: UTF8.self) } ?? "null"
+  }
+
+  static func decode<T>(_ text: String) -> T? {
+    (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? T
+  }
+}
