@@ -22,13 +22,14 @@ extension App {
     date.map { .string(ISO8601.string(from: $0, timeZone: timeZone)) } ?? .null
   }
 
-  /// `Tue 1 Dec 2026 09:30`: what people read.
+  /// `Tue 1 Dec 2026 09:30`: what people read. Built by hand: a DateFormatter costs
+  /// milliseconds to load its locale data, a noticeable share of a short command.
   func human(_ date: Date?) -> String {
     guard let date else { return "-" }
-    let f = DateFormatter()
-    f.locale = Locale(identifier: "en_GB")
-    f.timeZone = timeZone
-    f.dateFormat = "EEE d MMM yyyy HH:mm"
-    return f.string(from: date)
+    let c = calendar.dateComponents([.weekday, .day, .month, .year, .hour, .minute], from: date)
+    let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    return "\(weekdays[c.weekday! - 1]) \(c.day!) \(months[c.month! - 1]) \(c.year!) "
+      + String(format: "%02d:%02d", c.hour!, c.minute!)
   }
 }

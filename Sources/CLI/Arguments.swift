@@ -1,7 +1,7 @@
 import ArgumentParser
+import Foundation
 import Health
 import Storage
-import Foundation
 
 extension BloodType: ExpressibleByArgument {
   public init?(argument: String) { self.init(argument) }

@@ -27,6 +27,10 @@ final class OutputSink {
     try handle.write(contentsOf: Data(text.utf8))
   }
 
+  func write(bytes: [UInt8]) throws {
+    try bytes.withUnsafeBytes { try handle.write(contentsOf: $0) }
+  }
+
   func finish() throws {
     guard let path, let temporary else { return }
     try handle.close()
@@ -51,10 +55,14 @@ enum InputFile {
       return data
     }
     var info = stat()
-    guard stat(path, &info) == 0 else { throw CLIError.cannotRead(path, reason: String(cString: strerror(errno)).lowercased()) }
+    guard stat(path, &info) == 0 else {
+      throw CLIError.cannotRead(path, reason: String(cString: strerror(errno)).lowercased())
+    }
     guard info.st_mode & S_IFMT == S_IFREG else { throw CLIError.cannotRead(path, reason: "not a regular file") }
     guard Int(info.st_size) <= limit else { throw CLIError.cannotRead(path, reason: "larger than \(limit >> 20) MiB") }
-    guard let handle = FileHandle(forReadingAtPath: path) else { throw CLIError.cannotRead(path, reason: "permission denied") }
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw CLIError.cannotRead(path, reason: "permission denied")
+    }
     defer { try? handle.close() }
     return (try? handle.readToEnd()) ?? Data()
   }

@@ -96,7 +96,8 @@ extension Vital.Donor {
       }
       guard data.count <= 1 << 20, let answers = try? JSONDecoder().decode([String: Bool].self, from: data) else {
         throw CLIError.needsInput(
-          "the answers must be a JSON object of true or false, like {\"vaccination\": false, ...}; see 'vital donor questions'")
+          "the answers must be a JSON object of true or false, like {\"vaccination\": false, ...}; see 'vital donor questions'"
+        )
       }
       return answers
     }
@@ -133,8 +134,9 @@ extension Vital.Donor {
 
     func run() async throws {
       let c = try DonorContext(global)
+      let (recent, ever) = try c.store.recentHistory()
       let verdict = Eligibility.evaluate(
-        history: try c.store.history(), profile: c.profile, kind: kind,
+        history: recent, everDonated: ever, profile: c.profile, kind: kind,
         questionnaire: try c.store.latestQuestionnaire(), now: c.app.now, calendar: c.app.calendar)
       try c.app.output.show(c.app.json(verdict)) {
         let head =

@@ -25,7 +25,7 @@ extension Vital.Donor {
     func run() async throws {
       let c = try DonorContext(global)
       let app = c.app
-      let history = try c.store.history()
+      let (history, ever) = try c.store.recentHistory()
       let appointment = history.first { $0.status == .scheduled }
       var daysLeft: Int?
       var advice: [String] = []
@@ -34,17 +34,20 @@ extension Vital.Donor {
         daysLeft = left
         if at < app.now {
           advice.append(
-            "Your appointment on \(app.human(at)) has passed: record it with 'vital donor complete' or 'vital donor cancel'.")
+            "Your appointment on \(app.human(at)) has passed: record it with 'vital donor complete' or 'vital donor cancel'."
+          )
         } else {
           advice += Advice.before(daysLeft: left, kind: appointment.kind)
         }
       }
       if let last = history.first(where: { $0.status == .completed }), let at = last.completedAt {
-        advice += Advice.after(daysSince: LocalDate(at, in: app.calendar).days(to: app.today, in: app.calendar), kind: last.kind)
+        advice += Advice.after(
+          daysSince: LocalDate(at, in: app.calendar).days(to: app.today, in: app.calendar), kind: last.kind)
       }
       let kind = appointment?.kind ?? .wholeBlood
       let verdict = Eligibility.evaluate(
-        history: history, profile: c.profile, kind: kind, questionnaire: try c.store.latestQuestionnaire(),
+        history: history, everDonated: ever, profile: c.profile, kind: kind,
+        questionnaire: try c.store.latestQuestionnaire(),
         now: app.now, calendar: app.calendar)
       let json = JSON.object([
         ("appointment", appointment.map(app.json) ?? .null),
@@ -56,12 +59,18 @@ extension Vital.Donor {
       try app.output.show(json) {
         var lines: [String] = []
         if let appointment, let daysLeft {
-          let when = daysLeft == 0 ? "today" : daysLeft == 1 ? "tomorrow" : daysLeft > 0 ? "in \(daysLeft) days" : "\(-daysLeft) days ago"
-          lines.append("Next appointment \(when): \(app.human(appointment.scheduledAt)), \(appointment.kind.label), \(appointment.place)")
+          let when =
+            daysLeft == 0
+            ? "today" : daysLeft == 1 ? "tomorrow" : daysLeft > 0 ? "in \(daysLeft) days" : "\(-daysLeft) days ago"
+          lines.append(
+            "Next appointment \(when): \(app.human(appointment.scheduledAt)), \(appointment.kind.label), \(appointment.place)"
+          )
         } else {
           lines.append("No appointment booked.")
         }
-        lines.append("You may donate \(kind.label) from \(verdict.nextEligible?.description ?? "- (see vital donor eligibility)").")
+        lines.append(
+          "You may donate \(kind.label) from \(verdict.nextEligible?.description ?? "- (see vital donor eligibility)")."
+        )
         if !advice.isEmpty { lines += [""] + advice.map { "  - \($0)" } }
         return lines.joined(separator: "\n")
       }

@@ -32,7 +32,7 @@ extension Vital.Donor {
       let sink = try OutputSink(path: out, app: c.app)
       switch format {
       case .csv:
-        try c.store.exportCSV(write: sink.write)
+        try c.store.exportCSV { try sink.write(bytes: $0) }
       case .json:
         try sink.write(JSON.array(try c.store.history().map(c.app.json)).serialized() + "\n")
       }

@@ -22,7 +22,23 @@ extension Vital.ProfileCommand {
       let app = try App(global)
       let account = try app.requireAccount()
       let profile = try ProfileStore(db: app.db, account: account, now: app.now).load()
-      try app.output.show(profile.json(account: account)) { profile.text(account: account) }
+      try Self.present(profile, of: account, app: app)
+    }
+
+    /// `profile show` and `profile set` print the same: the profile and the donation counts.
+    static func present(_ profile: Profile, of account: Account, app: App) throws {
+      let donations = DonationStore(db: app.db, account: account, now: app.now, calendar: app.calendar)
+      let completed = try donations.completedCount()
+      let next = try donations.scheduled()
+      var json = profile.json(account: account)
+      if case .object(var members) = json {
+        members.append(("donations", .object([("completed", .int(completed)), ("next", next.map(app.json) ?? .null)])))
+        json = .object(members)
+      }
+      try app.output.show(json) {
+        profile.text(account: account)
+          + "\ndonations   \(completed) completed; next: \(next.map { app.line($0) } ?? "-")"
+      }
     }
   }
 
@@ -72,7 +88,7 @@ extension Vital.ProfileCommand {
       }
       let updated = Account(
         id: account.id, email: account.email, name: name.map { $0.isEmpty ? nil : $0 } ?? account.name)
-      try app.output.show(profile.json(account: updated)) { profile.text(account: updated) }
+      try Show.present(profile, of: updated, app: app)
     }
   }
 }
@@ -89,8 +105,6 @@ extension Profile {
       ("weight_kg", weightKg.map(JSON.double) ?? .null),
       ("region", .string(region.rawValue)),
       ("avatar", avatar?.json ?? .null),
-      // No donations are recorded yet in this version: the blood-donation commands come next.
-      ("donations", .object([("completed", .int(0)), ("next", .null)])),
     ])
   }
 

@@ -11,6 +11,9 @@ public final class Database {
   /// The file path, or `:memory:`.
   public let path: String
   private var cache: [String: Statement] = [:]
+  /// The statement used last: loops run the same SQL again and again, and comparing one string
+  /// (often the same literal, so the same storage) is cheaper than hashing it.
+  private var lastStatement: Statement?
   var transactionDepth = 0
 
   public struct Options: Sendable {
@@ -45,6 +48,7 @@ public final class Database {
       try execute("PRAGMA foreign_keys=ON")
       try execute("PRAGMA synchronous=NORMAL")
     } catch let error as StorageError {
+      lastStatement = nil
       cache.removeAll()
       sqlite3_close_v2(db)
       if case .sqlite(let code, let message, _) = error {
@@ -60,18 +64,25 @@ public final class Database {
   }
 
   deinit {
+    lastStatement = nil
     cache.removeAll()  // finalizes every cached statement before the handle closes
     sqlite3_close_v2(handle)
   }
 
   /// The cached prepared statement for `sql`, reset and with its bindings cleared.
   public func statement(_ sql: String) throws -> Statement {
+    if let last = lastStatement, last.sql == sql {
+      last.reset()
+      return last
+    }
     if let cached = cache[sql] {
+      lastStatement = cached
       cached.reset()
       return cached
     }
     let statement = try Statement(database: self, sql: sql)
     cache[sql] = statement
+    lastStatement = statement
     return statement
   }
 

@@ -105,7 +105,7 @@ public enum ISO8601 {
   }
 
   // Howard Hinnant's days-from-civil algorithms: exact for the proleptic Gregorian calendar.
-  static func days(fromCivil year: Int64, _ month: Int, _ day: Int) -> Int64 {
+  public static func days(fromCivil year: Int64, _ month: Int, _ day: Int) -> Int64 {
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
     let yoe = y - era * 400
@@ -115,7 +115,7 @@ public enum ISO8601 {
     return era * 146_097 + doe - 719_468
   }
 
-  static func civil(fromDays z0: Int64) -> (Int64, Int, Int) {
+  public static func civil(fromDays z0: Int64) -> (Int64, Int, Int) {
     let z = z0 + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let doe = z - era * 146_097

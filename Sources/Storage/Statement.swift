@@ -101,9 +101,19 @@ public final class Statement {
     while try step() {}
   }
 
+  /// Readies the statement to run again. Bindings stay until rebound: `bind` always sets every
+  /// parameter, so clearing them first would be wasted work.
   func reset() {
     sqlite3_reset(handle)
-    sqlite3_clear_bindings(handle)
+  }
+
+  /// Reads a TEXT column's bytes without making a String (nil for NULL). The buffer is valid only
+  /// inside `body`: for exports that copy bytes straight to their output.
+  func withUTF8<T>(_ index: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) rethrows -> T {
+    if sqlite3_column_type(handle, index) == SQLITE_NULL { return try body(nil) }
+    let text = sqlite3_column_text(handle, index)
+    let count = Int(sqlite3_column_bytes(handle, index))
+    return try body(UnsafeBufferPointer(start: text, count: text == nil ? 0 : count))
   }
 
   var columnCount: Int32 { sqlite3_column_count(handle) }
@@ -156,6 +166,11 @@ public struct Row {
         column: statement.columnName(Int32(index)), expected: String(describing: T.self), sql: statement.sql)
     }
     return result
+  }
+
+  /// A column's text as raw UTF-8 bytes, without making a String; nil for NULL.
+  public func withUTF8<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) rethrows -> T {
+    try statement.withUTF8(Int32(index), body)
   }
 
   /// The column named `name` (case-insensitive) as `T`.

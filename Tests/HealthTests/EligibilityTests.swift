@@ -13,7 +13,8 @@ import Testing
 
   func at(_ text: String) -> Date {
     let f = ISO8601.fields(from: text.count == 10 ? text + "T10:00" : text)!
-    return calendar.date(from: DateComponents(year: f.year, month: f.month, day: f.day, hour: f.hour, minute: f.minute))!
+    return calendar.date(
+      from: DateComponents(year: f.year, month: f.month, day: f.day, hour: f.hour, minute: f.minute))!
   }
 
   func done(_ day: String, _ kind: DonationKind = .wholeBlood) -> Donation {
@@ -54,7 +55,8 @@ import Testing
   }
 
   @Test func unknownSexGetsTheStricterCap() {
-    #expect(verdict(fourIn2026.map { done($0) }, profile(nil), now: "2026-09-01").nextEligible == LocalDate("2027-01-01"))
+    #expect(
+      verdict(fourIn2026.map { done($0) }, profile(nil), now: "2026-09-01").nextEligible == LocalDate("2027-01-01"))
   }
 
   @Test(arguments: [
@@ -69,8 +71,12 @@ import Testing
 
   @Test func crossKindWaits() {
     // Germany: plasma about 10 days after whole blood; US: whole blood 112 days after double red.
-    #expect(verdict([done("2026-05-01")], profile(.female), kind: .plasma, now: "2026-05-02").nextEligible == LocalDate("2026-05-11"))
-    #expect(verdict([done("2026-05-01", .doubleRed)], profile(.male, .us), now: "2026-05-02").nextEligible == LocalDate("2026-08-21"))
+    #expect(
+      verdict([done("2026-05-01")], profile(.female), kind: .plasma, now: "2026-05-02").nextEligible
+        == LocalDate("2026-05-11"))
+    #expect(
+      verdict([done("2026-05-01", .doubleRed)], profile(.male, .us), now: "2026-05-02").nextEligible
+        == LocalDate("2026-08-21"))
     // Plasma in Germany comes back after 2 days, but whole blood still waits its 56.
     let history = [done("2026-05-01"), done("2026-05-20", .plasma)]
     #expect(verdict(history, profile(.male), kind: .plasma, now: "2026-05-21").nextEligible == LocalDate("2026-05-22"))
@@ -89,8 +95,10 @@ import Testing
   }
 
   @Test func futureAppointmentsDoNotCountAsDonations() {
-    let booked = Donation(kind: .wholeBlood, status: .scheduled, scheduledAt: at("2026-09-01"), completedAt: nil, place: "x")
-    let cancelled = Donation(kind: .wholeBlood, status: .cancelled, scheduledAt: at("2026-08-01"), completedAt: nil, place: "x")
+    let booked = Donation(
+      kind: .wholeBlood, status: .scheduled, scheduledAt: at("2026-09-01"), completedAt: nil, place: "x")
+    let cancelled = Donation(
+      kind: .wholeBlood, status: .cancelled, scheduledAt: at("2026-08-01"), completedAt: nil, place: "x")
     #expect(verdict([booked, cancelled], profile(.female), now: "2026-08-15").eligible)
   }
 

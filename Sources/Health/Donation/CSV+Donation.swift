@@ -6,29 +6,29 @@ import Storage
 extension DonationStore {
   public static let csvHeader = ["id", "kind", "status", "scheduled_at", "completed_at", "place", "notes"]
 
-  /// Streams every donation, newest first, to `write` in chunks.
-  public func exportCSV(write: (String) throws -> Void) throws {
-    let zone = calendar.timeZone
-    var chunk = CSV.record(Self.csvHeader)
-    func time(_ text: String?) -> String {
-      guard let text, let date = ISO8601.date(from: text) else { return "" }
-      return ISO8601.string(from: date, timeZone: zone)
-    }
+  /// Streams every donation, newest first, to `write` in chunks of about a megabyte. Rows go
+  /// from SQLite's buffers to the output without becoming Swift strings.
+  public func exportCSV(write: @escaping ([UInt8]) throws -> Void) throws {
+    let times = LocalTimeFormatter(timeZone: calendar.timeZone)
+    var csv = CSVWriter(sink: write)
+    for name in Self.csvHeader { csv.field(name) }
+    try csv.endRecord()
     try db.forEachRow(
       "SELECT \(Self.columns) FROM donation WHERE account_id = ? ORDER BY coalesce(completed_at, scheduled_at) DESC, id",
       account.id
     ) { row in
-      let fields: [String] = [
-        try row.get(0), try row.get(1), try row.get(2), time(try row.get(3)), time(try row.get(4)),
-        try row.get(5), try row.get(6, as: String?.self) ?? "",
-      ]
-      chunk += CSV.record(fields)
-      if chunk.utf8.count > 1 << 20 {
-        try write(chunk)
-        chunk = ""
+      for column in 0..<7 {
+        row.withUTF8(column) { text in
+          guard column == 3 || column == 4, let text, !text.isEmpty else { return csv.field(text) }
+          csv.rawField { out in
+            // Text not in the stored form is written as it is rather than lost.
+            if !times.appendLocal(stored: text, to: &out) { out.append(contentsOf: text) }
+          }
+        }
       }
+      try csv.endRecord()
     }
-    try write(chunk)
+    try csv.flush()
   }
 
   public struct ImportSummary: Equatable, Sendable {
@@ -47,7 +47,8 @@ extension DonationStore {
       switch self {
       case .csv(let error): return "\(error); nothing was imported"
       case .header(let found):
-        return "line 1: the header must be \(DonationStore.csvHeader.joined(separator: ",")), found \(found.prefix(80)); nothing was imported"
+        return
+          "line 1: the header must be \(DonationStore.csvHeader.joined(separator: ",")), found \(found.prefix(80)); nothing was imported"
       case .row(let line, let problem): return "line \(line): \(problem); nothing was imported"
       }
     }
@@ -78,7 +79,8 @@ extension DonationStore {
     var summary = ImportSummary()
     try db.transaction { db in
       if let row = scheduledRows.first, let current = try scheduled(), current.id != row.donation.id {
-        throw ImportError.row(line: row.line, "you already have a scheduled appointment (\(current.id.prefix(8))); cancel it first")
+        throw ImportError.row(
+          line: row.line, "you already have a scheduled appointment (\(current.id.prefix(8))); cancel it first")
       }
       for (line, donation) in donations {
         summary.rows += 1
@@ -110,17 +112,24 @@ extension DonationStore {
     }
     guard let uuid = UUID(uuidString: f[0]) else { throw ImportError.row(line: line, "id must be a UUID") }
     guard let kind = DonationKind(rawValue: f[1]) else {
-      throw ImportError.row(line: line, "unknown kind; use one of \(DonationKind.allCases.map(\.rawValue).joined(separator: ", "))")
+      throw ImportError.row(
+        line: line, "unknown kind; use one of \(DonationKind.allCases.map(\.rawValue).joined(separator: ", "))")
     }
     guard let status = DonationStatus(rawValue: f[2]) else {
       throw ImportError.row(line: line, "unknown status; use scheduled, completed or cancelled")
     }
     let scheduled = try time(f[3], column: "scheduled_at", line: line)
     let completed = try time(f[4], column: "completed_at", line: line)
-    if status == .completed && completed == nil { throw ImportError.row(line: line, "a completed donation needs completed_at") }
-    if status == .scheduled && scheduled == nil { throw ImportError.row(line: line, "a scheduled donation needs scheduled_at") }
+    if status == .completed && completed == nil {
+      throw ImportError.row(line: line, "a completed donation needs completed_at")
+    }
+    if status == .scheduled && scheduled == nil {
+      throw ImportError.row(line: line, "a scheduled donation needs scheduled_at")
+    }
     if let completed, completed > now { throw ImportError.row(line: line, "completed_at is in the future") }
-    guard !f[5].trimmingCharacters(in: .whitespaces).isEmpty else { throw ImportError.row(line: line, "place is empty") }
+    guard !f[5].trimmingCharacters(in: .whitespaces).isEmpty else {
+      throw ImportError.row(line: line, "place is empty")
+    }
     return Donation(
       id: uuid.uuidString.lowercased(), kind: kind, status: status, scheduledAt: scheduled, completedAt: completed,
       place: f[5], notes: f[6].isEmpty ? nil : f[6])

@@ -25,6 +25,22 @@ public struct DonationStore {
       account.id, row: Self.donation)
   }
 
+  /// What eligibility needs: donations of the last 400 days (no rule looks further back) and
+  /// any appointment, newest first; and whether there was ever a completed donation.
+  public func recentHistory() throws -> (donations: [Donation], everDonated: Bool) {
+    let since = calendar.date(byAdding: .day, value: -400, to: now)!
+    let recent = try db.query(
+      """
+      SELECT \(Self.columns) FROM donation WHERE account_id = ?
+        AND (status = 'scheduled' OR coalesce(completed_at, scheduled_at) >= ?)
+      ORDER BY coalesce(completed_at, scheduled_at) DESC, id
+      """, account.id, since, row: Self.donation)
+    if recent.contains(where: { $0.status == .completed }) { return (recent, true) }
+    let ever = try db.scalar(
+      Int.self, "SELECT EXISTS (SELECT 1 FROM donation WHERE account_id = ? AND status = 'completed')", account.id)
+    return (recent, ever == 1)
+  }
+
   public func scheduled() throws -> Donation? {
     try db.queryFirst(
       "SELECT \(Self.columns) FROM donation WHERE account_id = ? AND status = 'scheduled'", account.id,
@@ -39,7 +55,9 @@ public struct DonationStore {
   /// A donation by id or by an unambiguous prefix of at least 4 characters, as git takes hashes.
   public func find(_ idOrPrefix: String) throws -> Donation {
     let key = idOrPrefix.lowercased()
-    guard key.count >= 4, key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw DonationError.notFound(idOrPrefix) }
+    guard key.count >= 4, key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+      throw DonationError.notFound(idOrPrefix)
+    }
     let matches = try db.query(
       "SELECT \(Self.columns) FROM donation WHERE account_id = ? AND substr(id, 1, ?) = ? LIMIT 2",
       account.id, key.count, key, row: Self.donation)
@@ -71,8 +89,10 @@ public struct DonationStore {
           until: questionnaire.deferredUntil.map { LocalDate($0, in: calendar).description })
       }
     }
+    let (recent, ever) = try recentHistory()
     let verdict = Eligibility.evaluate(
-      history: try history(), profile: profile, kind: kind, questionnaire: nil, now: now, calendar: calendar)
+      history: recent, everDonated: ever, profile: profile, kind: kind, questionnaire: nil, now: now, calendar: calendar
+    )
     guard let next = verdict.nextEligible else { throw DonationError.notEligible(reasons: verdict.reasons) }
     guard LocalDate(at, in: calendar) >= next else {
       throw DonationError.beforeNextEligible(next.description, reasons: verdict.reasons)
@@ -106,7 +126,8 @@ public struct DonationStore {
     let place = place.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !place.isEmpty else { throw DonationError.emptyPlace }
     guard at <= now else { throw DonationError.completedInFuture }
-    let donation = Donation(kind: kind, status: .completed, scheduledAt: nil, completedAt: at, place: place, notes: notes)
+    let donation = Donation(
+      kind: kind, status: .completed, scheduledAt: nil, completedAt: at, place: place, notes: notes)
     try insert(donation)
     return donation
   }
@@ -149,7 +170,8 @@ public struct DonationStore {
   }
 
   static func donation(_ row: Row) throws -> Donation {
-    guard let kind = DonationKind(rawValue: try row.get(1)), let status = DonationStatus(rawValue: try row.get(2)) else {
+    guard let kind = DonationKind(rawValue: try row.get(1)), let status = DonationStatus(rawValue: try row.get(2))
+    else {
       throw StorageError.typeMismatch(column: "kind/status", expected: "a known value", sql: nil)
     }
     return Donation(

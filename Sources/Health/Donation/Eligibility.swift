@@ -12,9 +12,12 @@ public struct Eligibility: Equatable, Sendable {
 extension Eligibility {
   /// Pure: history, profile, the region's rules, the latest questionnaire and the clock in,
   /// a verdict out. Only completed donations in the past count; appointments do not.
+  ///
+  /// Only the last 12 months of history matter (no wait is longer); `everDonated` tells about
+  /// older donations when `history` holds just the recent ones (`DonationStore.recentHistory`).
   public static func evaluate(
-    history: [Donation], profile: Profile, kind: DonationKind, questionnaire: Questionnaire.Result?,
-    now: Date, calendar: Calendar
+    history: [Donation], everDonated: Bool? = nil, profile: Profile, kind: DonationKind,
+    questionnaire: Questionnaire.Result?, now: Date, calendar: Calendar
   ) -> Eligibility {
     let rules = DonationRules.forRegion(profile.region)
     let today = LocalDate(now, in: calendar)
@@ -34,7 +37,9 @@ extension Eligibility {
       let wait = rules.wait(after: previous.kind, before: kind, sex: sex)
       let end = previous.day.adding(days: wait, in: calendar)
       if end > today && end > (binding?.day ?? today) {
-        binding = (end, "\(previous.kind.label) on \(previous.day): \(wait) days must pass before \(kind.label) (\(region))")
+        binding = (
+          end, "\(previous.kind.label) on \(previous.day): \(wait) days must pass before \(kind.label) (\(region))"
+        )
       }
     }
     if let binding {
@@ -50,8 +55,12 @@ extension Eligibility {
         let counted = days.filter { $0 > windowStart && $0 <= candidate }
         guard counted.count >= cap else { break }
         candidate = counted[counted.count - cap].adding(months: 12, in: calendar)
-        let who = kind == .wholeBlood && profile.region == .de ? (sex.map { " for \($0.rawValue) donors" } ?? " (set your sex in the profile; the stricter limit applies)") : ""
-        let text = "at most \(cap) \(kind.label) donations in 12 months\(who) (\(region)); the next is possible on \(candidate)"
+        let who =
+          kind == .wholeBlood && profile.region == .de
+          ? (sex.map { " for \($0.rawValue) donors" } ?? " (set your sex in the profile; the stricter limit applies)")
+          : ""
+        let text =
+          "at most \(cap) \(kind.label) donations in 12 months\(who) (\(region)); the next is possible on \(candidate)"
         if !reasons.contains(text) { reasons.append(text) }
       }
     }
@@ -65,15 +74,19 @@ extension Eligibility {
       let age = birth.years(to: candidate)
       if age > rules.maximumAge {
         blocked = true
-        reasons.append("donors may be at most \(rules.maximumAge) years old (\(region)); ask the blood service about exceptions")
-      } else if done.isEmpty && age > rules.maximumFirstDonationAge {
+        reasons.append(
+          "donors may be at most \(rules.maximumAge) years old (\(region)); ask the blood service about exceptions")
+      } else if !(everDonated ?? !done.isEmpty) && age > rules.maximumFirstDonationAge {
         blocked = true
-        reasons.append("a first donation is accepted up to age \(rules.maximumFirstDonationAge) (\(region)); ask the blood service")
+        reasons.append(
+          "a first donation is accepted up to age \(rules.maximumFirstDonationAge) (\(region)); ask the blood service")
       }
     }
 
     if let weight = profile.weightKg {
-      let minimum = kind == .doubleRed ? rules.doubleRedMinimumWeightKg[sex ?? .female] ?? rules.minimumWeightKg : rules.minimumWeightKg
+      let minimum =
+        kind == .doubleRed
+        ? rules.doubleRedMinimumWeightKg[sex ?? .female] ?? rules.minimumWeightKg : rules.minimumWeightKg
       if weight < minimum {
         blocked = true
         reasons.append("\(kind.label) donors must weigh at least \(minimum.formatted()) kg (\(region))")
@@ -87,7 +100,8 @@ extension Eligibility {
         reasons.append("questionnaire of \(LocalDate(q.takenAt, in: calendar)): deferred until \(day)")
       } else {
         blocked = true
-        reasons.append("questionnaire of \(LocalDate(q.takenAt, in: calendar)): a doctor at the blood service has to decide")
+        reasons.append(
+          "questionnaire of \(LocalDate(q.takenAt, in: calendar)): a doctor at the blood service has to decide")
       }
     }
 

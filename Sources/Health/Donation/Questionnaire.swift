@@ -38,24 +38,55 @@ public enum Questionnaire {
   static let women = "For women"
 
   public static let questions: [Question] = [
-    q("chronic-illness", health, "Do you have a chronic illness?", "Есть ли у вас хронические заболевания?", .permanent),
-    q("strong-medication", health, "Are you taking strong prescription medicines?", "Принимаете тяжелые лекарственные препараты?", .permanent),
-    q("tooth-extraction", health, "Have you had a tooth pulled in the last 10 days?", "Удаляли ли Вы зуб в последние 10 дней?", .days(10)),
-    q("vaccination", health, "Have you been vaccinated in the last 30 days?", "Делали ли Вы вакцину в последние 30 дней?", .days(30)),
-    q("recent-donation", health, "Have you given blood in the last 60 days?", "Сдавали ли Вы кровь за последние 60 дней?", .days(60)),
+    q(
+      "chronic-illness", health, "Do you have a chronic illness?", "Есть ли у вас хронические заболевания?", .permanent),
+    q(
+      "strong-medication", health, "Are you taking strong prescription medicines?",
+      "Принимаете тяжелые лекарственные препараты?", .permanent),
+    q(
+      "tooth-extraction", health, "Have you had a tooth pulled in the last 10 days?",
+      "Удаляли ли Вы зуб в последние 10 дней?", .days(10)),
+    q(
+      "vaccination", health, "Have you been vaccinated in the last 30 days?",
+      "Делали ли Вы вакцину в последние 30 дней?", .days(30)),
+    q(
+      "recent-donation", health, "Have you given blood in the last 60 days?",
+      "Сдавали ли Вы кровь за последние 60 дней?", .days(60)),
     q("injections", recent, "Have you had medicines injected?", "Производилась инъекция лекарств?", .days(120)),
     q("surgery", recent, "Have you had surgery?", "Были ли хирургические вмешательства?", .days(120)),
-    q("transfusion", recent, "Have you received a blood transfusion?", "Было ли переливание крови?", .byRegion([.de: 120, .us: 90])),
-    q("tattoo-piercing", recent, "Have you had a piercing, acupuncture or a tattoo?", "Делали ли Вы пирсинг/акупунктуру/тату?", .byRegion([.de: 120, .us: 90, .uk: 120])),
-    q("infection-contact", recent, "Have you been in close contact with someone with HIV, hepatitis or syphilis?", "Был ли контакт с больным ВИЧ/гепатитом/сифилисом?", .days(120)),
-    q("fainting-weight-loss", ever, "Have you had unexplained weight loss or fainting spells?", "Неконтролируемая потеря веса/обмороки?", .permanent),
-    q("heart-disease", ever, "Have you had a disease of the heart or blood vessels?", "Заболевания сердца или сосудов?", .permanent),
-    q("hepatitis-std", ever, "Have you had hepatitis or a sexually transmitted disease?", "Гепатит, венерические заболевания?", .permanent),
-    q("disability-allergy", ever, "Do you have a disability status or a severe allergy?", "Группа инвалидности сильная аллергия?", .permanent),
-    q("nervous-system", ever, "Have you had a disease of the nervous system or seizures?", "Заболевания нервной системы/cудороги?", .permanent),
-    q("previous-deferral", ever, "Has a doctor ever deferred you from donating?", "Отводы от кровосдачи по решению врачей?", .permanent),
-    q("travel-vaccination", ever, "Have you travelled in the last 3 years to a country that requires vaccination?", "Выезд в страны, где требуется вакцина, за последние 3 года?", .days(183)),
-    q("pregnancy", women, "Are you pregnant, or were you in the last 6 weeks?", "Беременны ли Вы сейчас или были беременны за последние 6 недель?", .days(183), womenOnly: true),
+    q(
+      "transfusion", recent, "Have you received a blood transfusion?", "Было ли переливание крови?",
+      .byRegion([.de: 120, .us: 90])),
+    q(
+      "tattoo-piercing", recent, "Have you had a piercing, acupuncture or a tattoo?",
+      "Делали ли Вы пирсинг/акупунктуру/тату?", .byRegion([.de: 120, .us: 90, .uk: 120])),
+    q(
+      "infection-contact", recent, "Have you been in close contact with someone with HIV, hepatitis or syphilis?",
+      "Был ли контакт с больным ВИЧ/гепатитом/сифилисом?", .days(120)),
+    q(
+      "fainting-weight-loss", ever, "Have you had unexplained weight loss or fainting spells?",
+      "Неконтролируемая потеря веса/обмороки?", .permanent),
+    q(
+      "heart-disease", ever, "Have you had a disease of the heart or blood vessels?", "Заболевания сердца или сосудов?",
+      .permanent),
+    q(
+      "hepatitis-std", ever, "Have you had hepatitis or a sexually transmitted disease?",
+      "Гепатит, венерические заболевания?", .permanent),
+    q(
+      "disability-allergy", ever, "Do you have a disability status or a severe allergy?",
+      "Группа инвалидности сильная аллергия?", .permanent),
+    q(
+      "nervous-system", ever, "Have you had a disease of the nervous system or seizures?",
+      "Заболевания нервной системы/cудороги?", .permanent),
+    q(
+      "previous-deferral", ever, "Has a doctor ever deferred you from donating?",
+      "Отводы от кровосдачи по решению врачей?", .permanent),
+    q(
+      "travel-vaccination", ever, "Have you travelled in the last 3 years to a country that requires vaccination?",
+      "Выезд в страны, где требуется вакцина, за последние 3 года?", .days(183)),
+    q(
+      "pregnancy", women, "Are you pregnant, or were you in the last 6 weeks?",
+      "Беременны ли Вы сейчас или были беременны за последние 6 недель?", .days(183), womenOnly: true),
   ]
 
   private static func q(
@@ -96,7 +127,8 @@ public enum Questionnaire {
   /// Scores a full set of answers. A "yes" defers: for good, or for the question's number of
   /// days counted from now (the event may have been today).
   public static func evaluate(
-    _ answers: [String: Bool], sex: Sex?, region: Region, now: Date, calendar: Calendar, id: String = UUID().uuidString.lowercased()
+    _ answers: [String: Bool], sex: Sex?, region: Region, now: Date, calendar: Calendar,
+    id: String = UUID().uuidString.lowercased()
   ) throws -> Result {
     let asked = applicable(sex: sex)
     let known = Set(questions.map(\.id))

@@ -1,0 +1,58 @@
+/// Builds RFC 4180 CSV as bytes, flushing in chunks: the fast path for exports of many rows.
+public struct CSVWriter {
+  public private(set) var bytes: [UInt8] = []
+  private var atRecordStart = true
+  private let flushAt: Int
+  private let sink: ([UInt8]) throws -> Void
+
+  public init(flushAt: Int = 1 << 20, sink: @escaping ([UInt8]) throws -> Void) {
+    self.flushAt = flushAt
+    self.sink = sink
+    bytes.reserveCapacity(flushAt + 4096)
+  }
+
+  /// Appends one field from raw UTF-8 (nil or empty gives an empty field).
+  public mutating func field(_ text: UnsafeBufferPointer<UInt8>?) {
+    separate()
+    guard let text, !text.isEmpty else { return }
+    if text.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) {
+      bytes.append(34)
+      for b in text {
+        if b == 34 { bytes.append(34) }
+        bytes.append(b)
+      }
+      bytes.append(34)
+    } else {
+      bytes.append(contentsOf: text)
+    }
+  }
+
+  public mutating func field(_ text: String) {
+    var text = text
+    text.withUTF8 { field($0) }
+  }
+
+  /// Appends a field whose bytes the caller writes itself (already safe: digits, dashes, colons).
+  public mutating func rawField(_ write: (inout [UInt8]) -> Void) {
+    separate()
+    write(&bytes)
+  }
+
+  public mutating func endRecord() throws {
+    bytes.append(13)
+    bytes.append(10)
+    atRecordStart = true
+    if bytes.count >= flushAt { try flush() }
+  }
+
+  public mutating func flush() throws {
+    guard !bytes.isEmpty else { return }
+    try sink(bytes)
+    bytes.removeAll(keepingCapacity: true)
+  }
+
+  private mutating func separate() {
+    if !atRecordStart { bytes.append(44) }
+    atRecordStart = false
+  }
+}
