@@ -8,7 +8,8 @@ let package = Package(
     .executable(name: "vital", targets: ["vital"])
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
   ],
   targets: [
     .systemLibrary(
@@ -26,10 +27,14 @@ let package = Package(
       name: "Auth", dependencies: ["Storage", "COpenSSL"],
       exclude: ["Blocklist/LICENSE-zxcvbn.txt"]),
     .target(name: "Health", dependencies: ["Storage", "Auth"]),
+    .target(name: "Sync", dependencies: ["Storage", "Auth"]),
+    .target(
+      name: "SyncServer",
+      dependencies: ["Storage", "Auth", .product(name: "Hummingbird", package: "hummingbird")]),
     .executableTarget(
       name: "vital",
       dependencies: [
-        "Storage", "Auth", "Health",
+        "Storage", "Auth", "Health", "Sync", "SyncServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/CLI"

@@ -41,9 +41,13 @@ CREATE TABLE blob (
   PRIMARY KEY (account_id, sha256)
 ) STRICT;
 
+-- One per account; its id is derived from the email, so every device of a user has the same one.
+-- avatar_sha256 points at blob(account_id, sha256) but is no foreign key: synced rows may
+-- arrive in any order.
 CREATE TABLE profile (
   id TEXT PRIMARY KEY,
   account_id TEXT NOT NULL UNIQUE REFERENCES account(id) ON DELETE CASCADE,
+  name TEXT,
   surname TEXT,
   abo TEXT CHECK (abo IN ('A', 'B', 'AB', 'O')),
   rhesus TEXT CHECK (rhesus IN ('+', '-')),
@@ -52,8 +56,7 @@ CREATE TABLE profile (
   weight_kg REAL CHECK (weight_kg > 0),
   region TEXT NOT NULL DEFAULT 'de' CHECK (region IN ('de', 'us', 'uk')),
   avatar_sha256 TEXT,
-  updated_at TEXT NOT NULL,
-  FOREIGN KEY (account_id, avatar_sha256) REFERENCES blob(account_id, sha256)
+  updated_at TEXT NOT NULL
 ) STRICT;
 
 -- Donations: appointments, completed donations and cancelled appointments.
@@ -71,8 +74,6 @@ CREATE TABLE donation (
   CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)
 ) STRICT;
 CREATE INDEX donation_account_date ON donation(account_id, coalesce(completed_at, scheduled_at));
--- One scheduled appointment at a time.
-CREATE UNIQUE INDEX donation_one_scheduled ON donation(account_id) WHERE status = 'scheduled';
 
 -- Eligibility questionnaires as taken; reasons and answers are JSON.
 CREATE TABLE questionnaire (
@@ -85,3 +86,32 @@ CREATE TABLE questionnaire (
   answers TEXT NOT NULL
 ) STRICT;
 CREATE INDEX questionnaire_account_taken ON questionnaire(account_id, taken_at);
+
+-- Sync: the clock of every synced field (`field=hlc;...`), the outbox of local changes not yet
+-- sent, and the server each account syncs with.
+CREATE TABLE sync_row (
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  dataset TEXT NOT NULL,
+  row_id TEXT NOT NULL,
+  clocks TEXT NOT NULL,
+  PRIMARY KEY (account_id, dataset, row_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE sync_outbox (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  dataset TEXT NOT NULL,
+  row_id TEXT NOT NULL,
+  field TEXT NOT NULL,
+  value ANY,
+  hlc TEXT NOT NULL
+) STRICT;
+CREATE INDEX sync_outbox_account ON sync_outbox(account_id, seq);
+
+CREATE TABLE sync_remote (
+  account_id TEXT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+  url TEXT NOT NULL,
+  token TEXT,
+  cursor TEXT,
+  last_sync TEXT
+) STRICT;

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Auth
 import Foundation
+import Health
 
 extension Vital {
   struct AccountCommand: AsyncParsableCommand {
@@ -30,6 +31,12 @@ extension Vital.AccountCommand {
       let app = try App(global)
       let secret = try PasswordPrompt.read("new password", fromStdin: password.passwordStdin, confirm: true)
       let account = try await app.accounts.register(email: email, name: name, password: secret)
+      if let name = account.name {
+        let profiles = ProfileStore(db: app.db, account: account, now: app.now)
+        var profile = try profiles.load()
+        profile.name = name
+        try profiles.save(profile)
+      }
       try app.logIn(account)
       try app.output.show(account.json) { "registered and logged in as \(account.human)" }
     }

@@ -76,6 +76,7 @@ extension Vital.ProfileCommand {
         throw CLIError.futureDate(option: "--birth-date", value: birthDate.description)
       }
       var profile = try store.load()
+      if let name { profile.name = name.isEmpty ? nil : name }
       if let surname { profile.surname = surname.isEmpty ? nil : surname }
       if let bloodType { profile.bloodType = bloodType }
       if let sex { profile.sex = sex }
@@ -97,7 +98,7 @@ extension Profile {
   func json(account: Account) -> JSON {
     .object([
       ("email", .string(account.email)),
-      ("name", .optional(account.name)),
+      ("name", .optional(name ?? account.name)),
       ("surname", .optional(surname)),
       ("blood_type", .optional(bloodType?.description)),
       ("sex", .optional(sex?.rawValue)),
@@ -112,7 +113,7 @@ extension Profile {
     let unset = "-"
     return [
       "email       \(account.email)",
-      "name        \(account.name ?? unset)",
+      "name        \(name ?? account.name ?? unset)",
       "surname     \(surname ?? unset)",
       "blood type  \(bloodType?.description ?? unset)",
       "sex         \(sex?.rawValue ?? unset)",

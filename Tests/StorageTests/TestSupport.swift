@@ -34,10 +34,10 @@ func dump(_ db: Database) throws -> [String] {
   ) { try $0.get(0, as: String.self) }
   var lines: [String] = []
   for table in tables {
-    let rows = try db.query("SELECT * FROM \(table) ORDER BY rowid") { row in
+    let rows = try db.query("SELECT * FROM \(table)") { row in
       (0..<row.count).map { "\(row[$0])" }.joined(separator: "|")
     }
-    lines += rows.map { "\(table): \($0)" }
+    lines += rows.sorted().map { "\(table): \($0)" }
   }
   return lines
 }

@@ -150,23 +150,26 @@ public struct DonationStore {
   }
 
   func insert(_ d: Donation) throws {
-    try db.execute(
-      """
-      INSERT INTO donation (id, account_id, kind, status, scheduled_at, completed_at, place, notes, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """,
-      d.id, account.id, d.kind.rawValue, d.status.rawValue, Self.seconds(d.scheduledAt), Self.seconds(d.completedAt),
-      d.place, d.notes, now)
+    try replica.write(.donation, id: d.id, Self.fields(d))
   }
 
+  /// Writes only the fields that differ from what is stored, so concurrent edits of other
+  /// fields on other devices survive the merge.
   func update(_ d: Donation) throws {
-    try db.execute(
-      """
-      UPDATE donation SET kind = ?, status = ?, scheduled_at = ?, completed_at = ?, place = ?, notes = ?, updated_at = ?
-      WHERE id = ? AND account_id = ?
-      """,
-      d.kind.rawValue, d.status.rawValue, Self.seconds(d.scheduledAt), Self.seconds(d.completedAt), d.place, d.notes,
-      now, d.id, account.id)
+    let old = try find(d.id)
+    let before = Self.fields(old)
+    let changed = Self.fields(d).filter { before[$0.key] != $0.value }
+    if !changed.isEmpty { try replica.write(.donation, id: d.id, changed) }
+  }
+
+  var replica: Replica { Replica(db: db, accountID: account.id, now: now) }
+
+  static func fields(_ d: Donation) -> [String: DatabaseValue] {
+    [
+      "kind": .text(d.kind.rawValue), "status": .text(d.status.rawValue),
+      "scheduled_at": seconds(d.scheduledAt).databaseValue, "completed_at": seconds(d.completedAt).databaseValue,
+      "place": .text(d.place), "notes": d.notes.databaseValue,
+    ]
   }
 
   static func donation(_ row: Row) throws -> Donation {
@@ -182,13 +185,13 @@ public struct DonationStore {
   // MARK: Questionnaires
 
   public func save(_ result: Questionnaire.Result) throws {
-    try db.execute(
-      """
-      INSERT INTO questionnaire (id, account_id, taken_at, eligible, deferred_until, reasons, answers)
-      VALUES (?, ?, ?, ?, ?, ?, ?)
-      """,
-      result.id, account.id, result.takenAt, result.eligible, result.deferredUntil, Self.json(result.reasons),
-      Self.json(result.answers))
+    try replica.write(
+      .questionnaire, id: result.id,
+      [
+        "taken_at": result.takenAt.databaseValue, "eligible": result.eligible.databaseValue,
+        "deferred_until": result.deferredUntil.databaseValue, "reasons": .text(Self.json(result.reasons)),
+        "answers": .text(Self.json(result.answers)),
+      ])
   }
 
   public func latestQuestionnaire() throws -> Questionnaire.Result? {

@@ -2,6 +2,8 @@ import Foundation
 
 /// What a person tells Vital about themselves. The donation rules read sex, age, weight and region.
 public struct Profile: Equatable, Sendable {
+  /// What Vital calls the person; synced, unlike the local account's own name.
+  public var name: String?
   public var surname: String?
   public var bloodType: BloodType?
   public var sex: Sex?

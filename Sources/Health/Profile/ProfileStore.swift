@@ -14,11 +14,17 @@ public struct ProfileStore {
     self.now = now
   }
 
+  var replica: Replica { Replica(db: db, accountID: account.id, now: now) }
+
+  /// The profile's record id, the same on every device of the same email, so that syncing
+  /// two devices leaves one profile, not one per device.
+  var profileID: String { "profile-" + Crypto.sha256Hex(Data(account.email.utf8)).prefix(32) }
+
   public func load() throws -> Profile {
     let row = try db.queryFirst(
       """
       SELECT p.surname, p.abo, p.rhesus, p.sex, p.birth_date, p.weight_kg, p.region,
-             b.sha256, b.mime, b.width, b.height, length(b.data)
+             b.sha256, b.mime, b.width, b.height, length(b.data), p.name
       FROM profile p LEFT JOIN blob b ON b.account_id = p.account_id AND b.sha256 = p.avatar_sha256
       WHERE p.account_id = ?
       """, account.id
@@ -32,6 +38,7 @@ public struct ProfileStore {
       p.birthDate = try row.get(4)
       p.weightKg = try row.get(5)
       p.region = Region(rawValue: try row.get(6)) ?? .de
+      p.name = try row.get(12)
       if let sha: String = try row.get(7) {
         p.avatar = Avatar(
           sha256: sha, mime: try row.get(8), width: try row.get(9), height: try row.get(10), bytes: try row.get(11))
@@ -43,14 +50,35 @@ public struct ProfileStore {
 
   /// Writes every field of `profile` except the avatar.
   public func save(_ profile: Profile) throws {
-    try ensureRow()
-    try db.execute(
-      """
-      UPDATE profile SET surname = ?, abo = ?, rhesus = ?, sex = ?, birth_date = ?, weight_kg = ?, region = ?,
-        updated_at = ? WHERE account_id = ?
-      """,
-      profile.surname, profile.bloodType?.group.rawValue, profile.bloodType.map { $0.rhesusPositive ? "+" : "-" },
-      profile.sex?.rawValue, profile.birthDate, profile.weightKg, profile.region.rawValue, now, account.id)
+    var fields: [String: DatabaseValue] = [
+      "name": profile.name.databaseValue,
+      "surname": profile.surname.databaseValue,
+      "abo": (profile.bloodType?.group.rawValue).databaseValue,
+      "rhesus": profile.bloodType.map { $0.rhesusPositive ? "+" : "-" }.databaseValue,
+      "sex": profile.sex?.rawValue.databaseValue ?? .null,
+      "birth_date": profile.birthDate.databaseValue,
+      "weight_kg": profile.weightKg.databaseValue,
+      "region": .text(profile.region.rawValue),
+    ]
+    // Only what changed is written, so an edit on one device does not overwrite another
+    // device's edit of a different field.
+    if try exists() {
+      let old = try load()
+      let before: [String: DatabaseValue] = [
+        "name": old.name.databaseValue, "surname": old.surname.databaseValue,
+        "abo": (old.bloodType?.group.rawValue).databaseValue,
+        "rhesus": old.bloodType.map { $0.rhesusPositive ? "+" : "-" }.databaseValue,
+        "sex": old.sex?.rawValue.databaseValue ?? .null, "birth_date": old.birthDate.databaseValue,
+        "weight_kg": old.weightKg.databaseValue, "region": .text(old.region.rawValue),
+      ]
+      fields = fields.filter { before[$0.key] != $0.value }
+      if fields.isEmpty { return }
+    }
+    try replica.write(.profile, id: profileID, fields)
+  }
+
+  private func exists() throws -> Bool {
+    try db.scalar(Int.self, "SELECT count(*) FROM profile WHERE account_id = ?", account.id) == 1
   }
 
   /// Stores `data` as the avatar if it is a PNG or JPEG within the limits; else throws and keeps
@@ -59,15 +87,24 @@ public struct ProfileStore {
   public func setAvatar(_ data: Data) throws -> Avatar {
     let header = try AvatarRules.check(data)
     let sha = Crypto.sha256Hex(data)
-    try db.transaction { db in
-      try ensureRow()
-      try db.execute(
-        "INSERT OR IGNORE INTO blob (account_id, sha256, mime, width, height, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        account.id, sha, header.mime, header.width, header.height, data, now)
-      try db.execute("UPDATE profile SET avatar_sha256 = ?, updated_at = ? WHERE account_id = ?", sha, now, account.id)
-      try removeUnusedBlobs()
+    try db.transaction { _ in
+      if try !replica.exists(.blob, id: sha) {
+        try replica.write(
+          .blob, id: sha, ["mime": .text(header.mime), "width": .integer(Int64(header.width)), "height": .integer(Int64(header.height))],
+          untracked: ["data": .blob(data)])
+      }
+      try writeAvatarReference(sha)
     }
     return Avatar(sha256: sha, mime: header.mime, width: header.width, height: header.height, bytes: data.count)
+  }
+
+  private func writeAvatarReference(_ sha: String?) throws {
+    if try !exists() {
+      try replica.write(.profile, id: profileID, ["region": .text(Region.de.rawValue), "avatar_sha256": sha.databaseValue])
+    } else {
+      try replica.write(.profile, id: profileID, ["avatar_sha256": sha.databaseValue])
+    }
+    try removeUnusedBlobs()
   }
 
   /// The stored avatar bytes, exactly as they were set.
@@ -81,23 +118,14 @@ public struct ProfileStore {
   }
 
   public func clearAvatar() throws {
-    try db.transaction { db in
-      try db.execute("UPDATE profile SET avatar_sha256 = NULL, updated_at = ? WHERE account_id = ?", now, account.id)
-      try removeUnusedBlobs()
-    }
+    try db.transaction { _ in try writeAvatarReference(nil) }
   }
 
-  private func ensureRow() throws {
-    try db.execute(
-      "INSERT OR IGNORE INTO profile (id, account_id, region, updated_at) VALUES (?, ?, 'de', ?)",
-      UUID(), account.id, now)
-  }
-
-  private func removeUnusedBlobs() throws {
-    try db.execute(
-      """
-      DELETE FROM blob WHERE account_id = ?1
-        AND sha256 NOT IN (SELECT avatar_sha256 FROM profile WHERE account_id = ?1 AND avatar_sha256 IS NOT NULL)
-      """, account.id)
+  /// Blob bytes no profile points at are a cache: dropped here, never deleted for other devices.
+  public func removeUnusedBlobs() throws {
+    try replica.forget(
+      .blob,
+      where: "sha256 NOT IN (SELECT avatar_sha256 FROM profile WHERE account_id = ? AND avatar_sha256 IS NOT NULL)",
+      account.id)
   }
 }

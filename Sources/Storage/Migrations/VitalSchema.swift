@@ -45,6 +45,7 @@ public enum VitalSchema {
         CREATE TABLE profile (
           id TEXT PRIMARY KEY,
           account_id TEXT NOT NULL UNIQUE REFERENCES account(id) ON DELETE CASCADE,
+          name TEXT,
           surname TEXT,
           abo TEXT CHECK (abo IN ('A', 'B', 'AB', 'O')),
           rhesus TEXT CHECK (rhesus IN ('+', '-')),
@@ -53,8 +54,7 @@ public enum VitalSchema {
           weight_kg REAL CHECK (weight_kg > 0),
           region TEXT NOT NULL DEFAULT 'de' CHECK (region IN ('de', 'us', 'uk')),
           avatar_sha256 TEXT,
-          updated_at TEXT NOT NULL,
-          FOREIGN KEY (account_id, avatar_sha256) REFERENCES blob(account_id, sha256)
+          updated_at TEXT NOT NULL
         ) STRICT;
         """),
     Migration(
@@ -74,7 +74,6 @@ public enum VitalSchema {
           CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)
         ) STRICT;
         CREATE INDEX donation_account_date ON donation(account_id, coalesce(completed_at, scheduled_at));
-        CREATE UNIQUE INDEX donation_one_scheduled ON donation(account_id) WHERE status = 'scheduled';
         CREATE TABLE questionnaire (
           id TEXT PRIMARY KEY,
           account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
@@ -85,6 +84,34 @@ public enum VitalSchema {
           answers TEXT NOT NULL
         ) STRICT;
         CREATE INDEX questionnaire_account_taken ON questionnaire(account_id, taken_at);
+        """),
+    Migration(
+      "0004_sync",
+      sql: """
+        CREATE TABLE sync_row (
+          account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+          dataset TEXT NOT NULL,
+          row_id TEXT NOT NULL,
+          clocks TEXT NOT NULL,
+          PRIMARY KEY (account_id, dataset, row_id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE TABLE sync_outbox (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+          dataset TEXT NOT NULL,
+          row_id TEXT NOT NULL,
+          field TEXT NOT NULL,
+          value ANY,
+          hlc TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX sync_outbox_account ON sync_outbox(account_id, seq);
+        CREATE TABLE sync_remote (
+          account_id TEXT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+          url TEXT NOT NULL,
+          token TEXT,
+          cursor TEXT,
+          last_sync TEXT
+        ) STRICT;
         """),
   ])
 

@@ -1,0 +1,29 @@
+/// A table whose rows sync: its key column and the fields that travel. Every other column is
+/// local (the owning account, `updated_at` stamps, blob bytes that travel separately).
+public struct Dataset: Hashable, Sendable {
+  public let name: String
+  let table: String
+  let key: String
+  public let fields: [String]
+  /// A column set to the write time on every local or remote write, if the table has one.
+  let stamp: String?
+
+  public static let profile = Dataset(
+    name: "profile", table: "profile", key: "id",
+    fields: ["name", "surname", "abo", "rhesus", "sex", "birth_date", "weight_kg", "region", "avatar_sha256"],
+    stamp: "updated_at")
+  public static let blob = Dataset(
+    name: "blob", table: "blob", key: "sha256", fields: ["mime", "width", "height"], stamp: "created_at")
+  public static let questionnaire = Dataset(
+    name: "questionnaire", table: "questionnaire", key: "id",
+    fields: ["taken_at", "eligible", "deferred_until", "reasons", "answers"], stamp: nil)
+  public static let donation = Dataset(
+    name: "donation", table: "donation", key: "id",
+    fields: ["kind", "status", "scheduled_at", "completed_at", "place", "notes"], stamp: "updated_at")
+
+  /// Every synced dataset, in the order a new device applies them (blobs before the profile
+  /// that points at them).
+  public static let all: [Dataset] = [.blob, .profile, .questionnaire, .donation]
+
+  public static func named(_ name: String) -> Dataset? { all.first { $0.name == name } }
+}

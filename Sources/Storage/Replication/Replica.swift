@@ -1,0 +1,201 @@
+import Foundation
+
+/// The one way to write a synced record. Each write goes to its table, stamps every written
+/// field with a fresh clock reading, and records the fields in the outbox, all in one
+/// transaction: nothing can change a synced row without the change being sent.
+public struct Replica {
+  public let db: Database
+  public let accountID: String
+  public let now: Date
+
+  public init(db: Database, accountID: String, now: Date) {
+    self.db = db
+    self.accountID = accountID
+    self.now = now
+  }
+
+  // MARK: Local writes
+
+  /// Sets `fields` of record `id` (creating it when new; a new record must name every required
+  /// column). `untracked` columns are written but never sent (blob bytes travel on their own).
+  public func write(
+    _ dataset: Dataset, id: String, _ fields: [String: DatabaseValue], untracked: [String: DatabaseValue] = [:]
+  ) throws {
+    precondition(fields.keys.allSatisfy(dataset.fields.contains), "unknown field for \(dataset.name)")
+    try db.transaction { db in
+      let hlc = try tick()
+      try store(dataset, id: id, fields, untracked: untracked)
+      var clocks = try self.clocks(dataset, id)
+      for (field, value) in fields {
+        clocks[field] = hlc
+        try db.execute(
+          "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, ?, ?, ?, ?, ?)",
+          accountID, dataset.name, id, field, value, hlc.description)
+      }
+      try save(dataset, id, clocks)
+    }
+  }
+
+  /// Deletes record `id` and leaves a tombstone that travels like a field.
+  public func delete(_ dataset: Dataset, id: String) throws {
+    try db.transaction { db in
+      let hlc = try tick()
+      try db.execute("DELETE FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", id, accountID)
+      var clocks = try self.clocks(dataset, id)
+      clocks[FieldMerge.deleted] = hlc
+      try db.execute(
+        "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, ?, ?, ?, 1, ?)",
+        accountID, dataset.name, id, FieldMerge.deleted, hlc.description)
+      try save(dataset, id, clocks)
+    }
+  }
+
+  /// Removes a row without telling anyone: for caches such as blobs no profile points at any more.
+  public func forget(_ dataset: Dataset, where condition: String, _ arguments: (any DatabaseValueConvertible)?...)
+    throws
+  {
+    try db.execute("DELETE FROM \(dataset.table) WHERE account_id = ? AND (\(condition))", arguments: [accountID] + arguments)
+  }
+
+  // MARK: Remote changes
+
+  /// Merges a record's fields from another replica: each field is taken when its clock is
+  /// higher than the one held here. Returns whether anything changed. Sends nothing back.
+  @discardableResult
+  public func apply(
+    _ dataset: Dataset, id: String, _ incoming: [String: (value: DatabaseValue, hlc: HLC)],
+    untracked: [String: DatabaseValue] = [:]
+  ) throws -> Bool {
+    try db.transaction { db in
+      var clocks = try self.clocks(dataset, id)
+      if let newest = incoming.values.map(\.hlc).max() { try observe(newest) }
+      if clocks[FieldMerge.deleted] != nil { return false }
+      if let tombstone = incoming[FieldMerge.deleted] {
+        try db.execute("DELETE FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", id, accountID)
+        clocks[FieldMerge.deleted] = tombstone.hlc
+        try save(dataset, id, clocks)
+        return true
+      }
+      var winners: [String: DatabaseValue] = [:]
+      for (field, change) in incoming where dataset.fields.contains(field) {
+        if FieldMerge.wins(change.hlc, over: clocks[field]) {
+          winners[field] = change.value
+          clocks[field] = change.hlc
+        }
+      }
+      guard !winners.isEmpty else { return false }
+      try store(dataset, id: id, winners, untracked: untracked)
+      try save(dataset, id, clocks)
+      return true
+    }
+  }
+
+  /// Whether this replica holds record `id`'s bytes-bearing row already (blobs).
+  public func exists(_ dataset: Dataset, id: String) throws -> Bool {
+    try db.scalar(
+      Int.self, "SELECT EXISTS (SELECT 1 FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?)", id,
+      accountID) == 1
+  }
+
+  // MARK: The outbox
+
+  public struct Pending: Sendable {
+    public let seq: Int64
+    public let dataset: String
+    public let id: String
+    public let field: String
+    public let value: DatabaseValue
+    public let hlc: HLC
+  }
+
+  /// The oldest `limit` outbox entries.
+  public func pending(limit: Int) throws -> [Pending] {
+    try db.query(
+      "SELECT seq, dataset, row_id, field, value, hlc FROM sync_outbox WHERE account_id = ? ORDER BY seq LIMIT ?",
+      accountID, limit
+    ) { row in
+      guard let hlc = HLC(try row.get(5, as: String.self)) else {
+        throw StorageError.typeMismatch(column: "hlc", expected: "a clock reading", sql: nil)
+      }
+      return Pending(
+        seq: try row.get(0), dataset: try row.get(1), id: try row.get(2), field: try row.get(3), value: row[4], hlc: hlc)
+    }
+  }
+
+  public func pendingCount() throws -> Int {
+    try db.scalar(Int.self, "SELECT count(*) FROM sync_outbox WHERE account_id = ?", accountID) ?? 0
+  }
+
+  /// Drops outbox entries up to `seq`: the server has them.
+  public func acknowledge(upTo seq: Int64) throws {
+    try db.execute("DELETE FROM sync_outbox WHERE account_id = ? AND seq <= ?", accountID, seq)
+  }
+
+  // MARK: Internals
+
+  private func store(
+    _ dataset: Dataset, id: String, _ fields: [String: DatabaseValue], untracked: [String: DatabaseValue]
+  ) throws {
+    var columns = Array(fields) + Array(untracked)
+    if let stamp = dataset.stamp { columns.append((stamp, now.databaseValue)) }
+    guard !columns.isEmpty else { return }
+    let assignments = columns.map { "\($0.0) = ?" }.joined(separator: ", ")
+    let changed = try db.execute(
+      "UPDATE \(dataset.table) SET \(assignments) WHERE \(dataset.key) = ? AND account_id = ?",
+      arguments: columns.map { $0.1 } + [id, accountID])
+    if changed == 0 {
+      let names = [dataset.key, "account_id"] + columns.map { $0.0 }
+      try db.execute(
+        "INSERT INTO \(dataset.table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
+        arguments: [id, accountID] + columns.map { $0.1 })
+    }
+  }
+
+  /// Field clocks are kept as `field=hlc;field=hlc`: cheap to read and write for every row.
+  func clocks(_ dataset: Dataset, _ id: String) throws -> [String: HLC] {
+    guard
+      let text = try db.scalar(
+        String.self, "SELECT clocks FROM sync_row WHERE account_id = ? AND dataset = ? AND row_id = ?", accountID,
+        dataset.name, id)
+    else { return [:] }
+    var clocks: [String: HLC] = [:]
+    for pair in text.split(separator: ";") {
+      let parts = pair.split(separator: "=", maxSplits: 1)
+      if parts.count == 2, let hlc = HLC(String(parts[1])) { clocks[String(parts[0])] = hlc }
+    }
+    return clocks
+  }
+
+  func save(_ dataset: Dataset, _ id: String, _ clocks: [String: HLC]) throws {
+    let text = clocks.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+    try db.execute(
+      """
+      INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES (?, ?, ?, ?)
+      ON CONFLICT (account_id, dataset, row_id) DO UPDATE SET clocks = excluded.clocks
+      """, accountID, dataset.name, id, text)
+  }
+
+  /// The field clocks a remote change carried for record `id`, for pushing a record's state.
+  public func fieldClocks(_ dataset: Dataset, id: String) throws -> [String: HLC] { try clocks(dataset, id) }
+
+  /// This device's node id: 16 hex digits made once per database.
+  func node() throws -> String {
+    try db.scalar(String.self, "SELECT value FROM meta WHERE key = 'device_id'") ?? "0000000000000000"
+  }
+
+  /// The next clock reading, persisted so it never goes back, even across processes.
+  func tick() throws -> HLC {
+    let last = try db.scalar(String.self, "SELECT value FROM meta WHERE key = 'hlc_last'").flatMap(HLC.init)
+    let next = HLC.next(after: last, now: now, node: try node())
+    try db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('hlc_last', ?)", next.description)
+    return next
+  }
+
+  /// Moves the clock past a reading seen from elsewhere, so later local writes order after it.
+  func observe(_ seen: HLC) throws {
+    let last = try db.scalar(String.self, "SELECT value FROM meta WHERE key = 'hlc_last'").flatMap(HLC.init)
+    if let last, last >= seen { return }
+    let moved = HLC(milliseconds: seen.milliseconds, counter: seen.counter, node: try node())
+    try db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('hlc_last', ?)", moved.description)
+  }
+}

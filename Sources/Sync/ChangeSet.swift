@@ -1,0 +1,148 @@
+import Foundation
+import Storage
+
+/// The wire format of sync (docs/sync-protocol.md): records as field maps, each field with its
+/// value and the clock reading that wrote it.
+public enum WireValue: Codable, Equatable, Sendable {
+  case null
+  case bool(Bool)
+  case int(Int64)
+  case double(Double)
+  case string(String)
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.singleValueContainer()
+    if c.decodeNil() {
+      self = .null
+    } else if let b = try? c.decode(Bool.self) {
+      self = .bool(b)
+    } else if let i = try? c.decode(Int64.self) {
+      self = .int(i)
+    } else if let d = try? c.decode(Double.self) {
+      self = .double(d)
+    } else if let s = try? c.decode(String.self) {
+      self = .string(s)
+    } else {
+      throw DecodingError.dataCorruptedError(in: c, debugDescription: "a value must be null, a boolean, a number or a string")
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.singleValueContainer()
+    switch self {
+    case .null: try c.encodeNil()
+    case .bool(let b): try c.encode(b)
+    case .int(let i): try c.encode(i)
+    case .double(let d): try c.encode(d)
+    case .string(let s): try c.encode(s)
+    }
+  }
+
+  public init(_ value: DatabaseValue) {
+    switch value {
+    case .null, .blob: self = .null  // blob bytes never travel in a change set
+    case .integer(let i): self = .int(i)
+    case .real(let d): self = .double(d)
+    case .text(let s): self = .string(s)
+    }
+  }
+
+  public var databaseValue: DatabaseValue {
+    switch self {
+    case .null: .null
+    case .bool(let b): .integer(b ? 1 : 0)
+    case .int(let i): .integer(i)
+    case .double(let d): .real(d)
+    case .string(let s): .text(s)
+    }
+  }
+}
+
+public struct WireField: Codable, Equatable, Sendable {
+  public var value: WireValue
+  public var hlc: String
+
+  public init(value: WireValue, hlc: String) {
+    self.value = value
+    self.hlc = hlc
+  }
+}
+
+public struct WireChange: Codable, Equatable, Sendable {
+  public var dataset: String
+  public var id: String
+  public var fields: [String: WireField]
+
+  public init(dataset: String, id: String, fields: [String: WireField]) {
+    self.dataset = dataset
+    self.id = id
+    self.fields = fields
+  }
+}
+
+public struct SyncRequest: Codable, Sendable {
+  public var since: String?
+  public var changes: [WireChange]
+
+  public init(since: String?, changes: [WireChange]) {
+    self.since = since
+    self.changes = changes
+  }
+}
+
+public struct SyncResponse: Codable, Sendable {
+  public var changes: [WireChange]
+  public var cursor: String
+  public var hasMore: Bool
+  public var accepted: Int
+
+  enum CodingKeys: String, CodingKey {
+    case changes, cursor
+    case hasMore = "has_more"
+    case accepted
+  }
+
+  public init(changes: [WireChange], cursor: String, hasMore: Bool, accepted: Int) {
+    self.changes = changes
+    self.cursor = cursor
+    self.hasMore = hasMore
+    self.accepted = accepted
+  }
+}
+
+/// Why a change set was refused; the server answers 400 with this text.
+public enum ChangeSetError: Error, Equatable, CustomStringConvertible {
+  case unknownDataset(String)
+  case unknownField(dataset: String, field: String)
+  case badID
+  case badClock(String)
+  case clockAhead(String)
+
+  public var description: String {
+    switch self {
+    case .unknownDataset(let name): return "unknown dataset '\(name.prefix(40))'"
+    case .unknownField(let dataset, let field): return "dataset \(dataset) has no field '\(field.prefix(40))'"
+    case .badID: return "a record id must be 1 to 200 characters"
+    case .badClock(let text): return "'\(text.prefix(60))' is not a clock reading like 2026-11-22T10:00:00.000Z-0000-0123456789abcdef"
+    case .clockAhead(let text): return "the clock reading \(text) is more than an hour ahead of the server; check the device's clock"
+    }
+  }
+}
+
+extension WireChange {
+  /// Checks dataset, fields, id and clocks; the field clocks parsed.
+  public func validated(now: Date, maxSkew: TimeInterval = 3600) throws -> (Dataset, [String: (value: DatabaseValue, hlc: HLC)]) {
+    guard let dataset = Dataset.named(dataset) else { throw ChangeSetError.unknownDataset(self.dataset) }
+    guard !id.isEmpty, id.utf8.count <= 200 else { throw ChangeSetError.badID }
+    var parsed: [String: (value: DatabaseValue, hlc: HLC)] = [:]
+    for (name, field) in fields {
+      guard name == FieldMerge.deleted || dataset.fields.contains(name) else {
+        throw ChangeSetError.unknownField(dataset: dataset.name, field: name)
+      }
+      guard let hlc = HLC(field.hlc) else { throw ChangeSetError.badClock(field.hlc) }
+      guard hlc.date.timeIntervalSince(now) <= maxSkew else { throw ChangeSetError.clockAhead(field.hlc) }
+      parsed[name] = (field.value.databaseValue, hlc)
+    }
+    return (dataset, parsed)
+  }
+}
