@@ -10,6 +10,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     .systemLibrary(
@@ -30,7 +31,10 @@ let package = Package(
     .target(name: "Sync", dependencies: ["Storage", "Auth"]),
     .target(
       name: "SyncServer",
-      dependencies: ["Storage", "Auth", .product(name: "Hummingbird", package: "hummingbird")]),
+      dependencies: [
+        "Storage", "Auth", "Sync", .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
     .executableTarget(
       name: "vital",
       dependencies: [

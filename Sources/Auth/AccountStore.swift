@@ -13,7 +13,8 @@ public final class AccountStore {
 
   /// Verified when the email is unknown, so that failure costs one KDF run like a wrong password.
   /// Its password is random bytes nobody kept.
-  static let decoyHash = "$scrypt$ln=17,r=8,p=1$mwIuvdgKZoIerVPXJS9R9Q$eX9CxTBBEat14YxS5cKHdGWtcMmmXrO3bIihSpfYCfY"
+  public static let decoyHash =
+    "$scrypt$ln=17,r=8,p=1$mwIuvdgKZoIerVPXJS9R9Q$eX9CxTBBEat14YxS5cKHdGWtcMmmXrO3bIihSpfYCfY"
 
   public init(db: Database, hasher: PasswordHasher = .standard, now: Date) {
     self.db = db

@@ -13,7 +13,9 @@ struct Vital: AsyncParsableCommand {
       incidence figures in one local SQLite database that you own.
       """,
     version: "vital \(version) (SQLite \(Database.sqliteVersion))",
-    subcommands: [AccountCommand.self, ProfileCommand.self, Donor.self, DB.self]
+    subcommands: [
+      AccountCommand.self, ProfileCommand.self, Donor.self, Remote.self, SyncCommand.self, Serve.self, DB.self,
+    ]
   )
 
   @OptionGroup var global: GlobalOptions

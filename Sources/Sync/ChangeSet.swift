@@ -23,7 +23,8 @@ public enum WireValue: Codable, Equatable, Sendable {
     } else if let s = try? c.decode(String.self) {
       self = .string(s)
     } else {
-      throw DecodingError.dataCorruptedError(in: c, debugDescription: "a value must be null, a boolean, a number or a string")
+      throw DecodingError.dataCorruptedError(
+        in: c, debugDescription: "a value must be null, a boolean, a number or a string")
     }
   }
 
@@ -123,15 +124,19 @@ public enum ChangeSetError: Error, Equatable, CustomStringConvertible {
     case .unknownDataset(let name): return "unknown dataset '\(name.prefix(40))'"
     case .unknownField(let dataset, let field): return "dataset \(dataset) has no field '\(field.prefix(40))'"
     case .badID: return "a record id must be 1 to 200 characters"
-    case .badClock(let text): return "'\(text.prefix(60))' is not a clock reading like 2026-11-22T10:00:00.000Z-0000-0123456789abcdef"
-    case .clockAhead(let text): return "the clock reading \(text) is more than an hour ahead of the server; check the device's clock"
+    case .badClock(let text):
+      return "'\(text.prefix(60))' is not a clock reading like 2026-11-22T10:00:00.000Z-0000-0123456789abcdef"
+    case .clockAhead(let text):
+      return "the clock reading \(text) is more than an hour ahead of the server; check the device's clock"
     }
   }
 }
 
 extension WireChange {
   /// Checks dataset, fields, id and clocks; the field clocks parsed.
-  public func validated(now: Date, maxSkew: TimeInterval = 3600) throws -> (Dataset, [String: (value: DatabaseValue, hlc: HLC)]) {
+  public func validated(now: Date, maxSkew: TimeInterval = 3600) throws -> (
+    Dataset, [String: (value: DatabaseValue, hlc: HLC)]
+  ) {
     guard let dataset = Dataset.named(dataset) else { throw ChangeSetError.unknownDataset(self.dataset) }
     guard !id.isEmpty, id.utf8.count <= 200 else { throw ChangeSetError.badID }
     var parsed: [String: (value: DatabaseValue, hlc: HLC)] = [:]

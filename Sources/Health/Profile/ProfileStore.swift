@@ -90,7 +90,11 @@ public struct ProfileStore {
     try db.transaction { _ in
       if try !replica.exists(.blob, id: sha) {
         try replica.write(
-          .blob, id: sha, ["mime": .text(header.mime), "width": .integer(Int64(header.width)), "height": .integer(Int64(header.height))],
+          .blob, id: sha,
+          [
+            "mime": .text(header.mime), "width": .integer(Int64(header.width)),
+            "height": .integer(Int64(header.height)),
+          ],
           untracked: ["data": .blob(data)])
       }
       try writeAvatarReference(sha)
@@ -100,7 +104,8 @@ public struct ProfileStore {
 
   private func writeAvatarReference(_ sha: String?) throws {
     if try !exists() {
-      try replica.write(.profile, id: profileID, ["region": .text(Region.de.rawValue), "avatar_sha256": sha.databaseValue])
+      try replica.write(
+        .profile, id: profileID, ["region": .text(Region.de.rawValue), "avatar_sha256": sha.databaseValue])
     } else {
       try replica.write(.profile, id: profileID, ["avatar_sha256": sha.databaseValue])
     }

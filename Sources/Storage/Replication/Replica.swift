@@ -54,7 +54,8 @@ public struct Replica {
   public func forget(_ dataset: Dataset, where condition: String, _ arguments: (any DatabaseValueConvertible)?...)
     throws
   {
-    try db.execute("DELETE FROM \(dataset.table) WHERE account_id = ? AND (\(condition))", arguments: [accountID] + arguments)
+    try db.execute(
+      "DELETE FROM \(dataset.table) WHERE account_id = ? AND (\(condition))", arguments: [accountID] + arguments)
   }
 
   // MARK: Remote changes
@@ -118,7 +119,8 @@ public struct Replica {
         throw StorageError.typeMismatch(column: "hlc", expected: "a clock reading", sql: nil)
       }
       return Pending(
-        seq: try row.get(0), dataset: try row.get(1), id: try row.get(2), field: try row.get(3), value: row[4], hlc: hlc)
+        seq: try row.get(0), dataset: try row.get(1), id: try row.get(2), field: try row.get(3), value: row[4], hlc: hlc
+      )
     }
   }
 

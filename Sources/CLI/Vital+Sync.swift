@@ -1,0 +1,177 @@
+import ArgumentParser
+import Auth
+import Foundation
+import Storage
+import Sync
+import SyncServer
+
+extension Vital {
+  struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the sync server.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Address to listen on; loopback unless you mean otherwise.") var listen = "127.0.0.1:8080"
+    @Option(help: "Folder for the server's SQLite database (default: <home>/server).") var data: String?
+    @Option(help: "A PostgreSQL URL instead of SQLite.") var postgres: String?
+
+    func run() async throws {
+      guard postgres == nil else {
+        throw CLIError.needsInput("the PostgreSQL backend is not built yet; run with --data (SQLite) for now")
+      }
+      let parts = listen.split(separator: ":", omittingEmptySubsequences: false)
+      guard parts.count >= 2, let port = Int(parts.last!), (0...65535).contains(port) else {
+        throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080")
+      }
+      let host = parts.dropLast().joined(separator: ":")
+      let environment = ProcessInfo.processInfo.environment
+      let folder = data ?? Home.resolve(option: global.home, environment: environment) + "/server"
+      umask(0o077)
+      _ = try Home.prepare(folder)
+      let repository = try SQLiteSyncRepository(path: folder + "/server.sqlite")
+      var configuration = ServerConfiguration(host: host, port: port)
+      let (now, _) = try App.clock(environment)
+      if environment["VITAL_NOW"] != nil { configuration.now = { now } }
+      let app = buildApplication(configuration: configuration, repository: repository) { port in
+        Output.write(
+          global.json ? "{\"listening\": \"http://\(host):\(port)\"}" : "listening on http://\(host):\(port)")
+      }
+      try await app.runService()
+    }
+  }
+
+  struct Remote: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "The sync server for this account.", subcommands: [SetURL.self, Register.self, Login.self, Status.self])
+  }
+
+  struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "sync", abstract: "Push local changes to the server and pull everyone else's.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+      let app = try App(global)
+      let account = try app.requireAccount()
+      guard var remote = try RemoteSettings.load(app.db, accountID: account.id), let url = URL(string: remote.url)
+      else {
+        throw CLIError.needsInput("no server set; run 'vital remote set URL' first")
+      }
+      guard let token = remote.token else {
+        throw CLIError.needsInput(
+          "not logged in to \(remote.url); run 'vital remote login' (or 'vital remote register')")
+      }
+      let client = SyncClient(db: app.db, accountID: account.id, now: app.now, url: url)
+      let tty = isatty(STDERR_FILENO) == 1
+      let summary = try await client.sync(token: token, cursor: remote.cursor) { cursor in
+        remote.cursor = cursor
+        remote.lastSync = app.now
+        try remote.save(app.db, accountID: account.id)
+      } progress: { s in
+        if tty { FileHandle.standardError.write(Data("\rsync: \(s.pushed) pushed, \(s.pulled) pulled".utf8)) }
+      }
+      if tty { FileHandle.standardError.write(Data("\n".utf8)) }
+      // Blobs no profile points at any more are a cache; pulled avatar changes may leave some.
+      try ProfileCache.clean(app, account)
+      try app.output.show(
+        .object([
+          ("pushed", .int(summary.pushed)), ("pulled", .int(summary.pulled)), ("cursor", .optional(summary.cursor)),
+        ])
+      ) { "synced with \(remote.url): \(summary.pushed) records pushed, \(summary.pulled) pulled" }
+    }
+  }
+}
+
+extension Vital.Remote {
+  struct SetURL: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "set", abstract: "Remember the server's URL.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "e.g. http://127.0.0.1:8080") var url: String
+
+    func run() async throws {
+      guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
+        throw ValidationError("the URL must look like http://127.0.0.1:8080")
+      }
+      let app = try App(global)
+      let account = try app.requireAccount()
+      var remote = try RemoteSettings.load(app.db, accountID: account.id) ?? RemoteSettings(url: url)
+      if remote.url != url {
+        // Another server: its cursor and login mean nothing here.
+        remote = RemoteSettings(url: url)
+      }
+      try remote.save(app.db, accountID: account.id)
+      try app.output.show(.object([("url", .string(url))])) { "remote set to \(url)" }
+    }
+  }
+
+  struct Register: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Create an account on the server for this account's email, and log in to it.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var password: PasswordOptions
+
+    func run() async throws {
+      let (app, account, client, remote) = try RemoteContext.open(global)
+      let secret = try PasswordPrompt.read("password for the server", fromStdin: password.passwordStdin, confirm: true)
+      try await client.register(email: account.email, password: secret)
+      try await RemoteContext.logIn(app, account, client, remote, secret)
+    }
+  }
+
+  struct Login: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Log in to the server with this account's email.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var password: PasswordOptions
+
+    func run() async throws {
+      let (app, account, client, remote) = try RemoteContext.open(global)
+      let secret = try PasswordPrompt.read("password for the server", fromStdin: password.passwordStdin)
+      try await RemoteContext.logIn(app, account, client, remote, secret)
+    }
+  }
+
+  struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The server, the login and what waits to be sent.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+      let app = try App(global)
+      let account = try app.requireAccount()
+      let remote = try RemoteSettings.load(app.db, accountID: account.id)
+      let pending = try Replica(db: app.db, accountID: account.id, now: app.now).pendingCount()
+      let json = JSON.object([
+        ("url", .optional(remote?.url)), ("logged_in", .bool(remote?.token != nil)),
+        ("last_sync", app.iso(remote?.lastSync)), ("pending", .int(pending)),
+      ])
+      try app.output.show(json) {
+        guard let remote else { return "no server set; run 'vital remote set URL'" }
+        return """
+          server     \(remote.url)
+          logged in  \(remote.token != nil ? "yes" : "no")
+          last sync  \(app.human(remote.lastSync))
+          pending    \(pending) changes
+          """
+      }
+    }
+  }
+}
+
+enum RemoteContext {
+  static func open(_ global: GlobalOptions) throws -> (App, Account, SyncClient, RemoteSettings) {
+    let app = try App(global)
+    let account = try app.requireAccount()
+    guard let remote = try RemoteSettings.load(app.db, accountID: account.id), let url = URL(string: remote.url) else {
+      throw CLIError.needsInput("no server set; run 'vital remote set URL' first")
+    }
+    return (app, account, SyncClient(db: app.db, accountID: account.id, now: app.now, url: url), remote)
+  }
+
+  static func logIn(_ app: App, _ account: Account, _ client: SyncClient, _ remote: RemoteSettings, _ secret: String)
+    async throws
+  {
+    var remote = remote
+    remote.token = try await client.login(email: account.email, password: secret)
+    try remote.save(app.db, accountID: account.id)
+    try app.output.show(.object([("url", .string(remote.url)), ("logged_in", .bool(true))])) {
+      "logged in to \(remote.url) as \(account.email)"
+    }
+  }
+}

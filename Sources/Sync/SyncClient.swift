@@ -1,0 +1,222 @@
+import Auth
+import Foundation
+import Storage
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Talks to `vital serve` for one local account: remote accounts, sessions, and the sync loop.
+public final class SyncClient {
+  let db: Database
+  let accountID: String
+  let now: Date
+  public let url: URL
+  let session: URLSession
+  /// Fields per request: a push is split so that no request nears the server's body limit.
+  public var batchSize = 2000
+
+  public init(db: Database, accountID: String, now: Date, url: URL) {
+    self.db = db
+    self.accountID = accountID
+    self.now = now
+    self.url = url
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 60
+    session = URLSession(configuration: configuration)
+  }
+
+  var replica: Replica { Replica(db: db, accountID: accountID, now: now) }
+
+  // MARK: Accounts on the server
+
+  public func register(email: String, password: String) async throws {
+    _ = try await send("POST", "/v1/accounts", json: ["email": email, "password": password], token: nil)
+  }
+
+  /// Logs in and returns the bearer token.
+  public func login(email: String, password: String) async throws -> String {
+    let data = try await send("POST", "/v1/sessions", json: ["email": email, "password": password], token: nil)
+    guard let object = try? JSONDecoder().decode([String: String].self, from: data), let token = object["token"] else {
+      throw SyncError.badResponse("the login answer has no token")
+    }
+    return token
+  }
+
+  public func logout(token: String) async throws {
+    _ = try await send("DELETE", "/v1/sessions/current", body: nil, token: token)
+  }
+
+  // MARK: Sync
+
+  public struct Summary: Sendable {
+    public var pushed = 0
+    public var pulled = 0
+    public var cursor: String?
+  }
+
+  /// Pushes the outbox and pulls everything newer than `cursor`, page by page. Each page is
+  /// applied, acknowledged and its cursor saved in one transaction, so a crash or a lost
+  /// answer at any point is repaired by running sync again.
+  public func sync(
+    token: String, cursor: String?, saveCursor: (String) throws -> Void,
+    progress: (Summary) -> Void = { _ in }
+  ) async throws -> Summary {
+    var summary = Summary(cursor: cursor)
+    var resyncs = 0
+    while true {
+      let pending = try replica.pending(limit: batchSize)
+      let changes = Self.group(pending)
+      try await uploadBlobs(for: changes, token: token)
+      let request = SyncRequest(since: summary.cursor, changes: changes)
+      let response: SyncResponse
+      do {
+        let data = try await send("POST", "/v1/sync", body: try JSONEncoder().encode(request), token: token)
+        response = try JSONDecoder().decode(SyncResponse.self, from: data)
+      } catch SyncError.resyncRequired where resyncs < 2 {
+        resyncs += 1
+        summary.cursor = nil
+        continue
+      } catch let error as DecodingError {
+        throw SyncError.badResponse("the sync answer is not valid (\(error.localizedDescription))")
+      }
+      let blobs = try await downloadBlobs(for: response.changes, token: token)
+      try db.execute("PRAGMA synchronous=FULL")
+      defer { _ = try? db.execute("PRAGMA synchronous=NORMAL") }
+      try db.transaction { _ in
+        for change in response.changes {
+          guard let (dataset, fields) = try? change.validated(now: .distantFuture) else { continue }
+          if dataset == .blob {
+            guard let data = blobs[change.id] else { continue }
+            try replica.apply(dataset, id: change.id, fields, untracked: ["data": .blob(data)])
+          } else {
+            try replica.apply(dataset, id: change.id, fields)
+          }
+        }
+        if let last = pending.last { try replica.acknowledge(upTo: last.seq) }
+        try saveCursor(response.cursor)
+      }
+      summary.pushed += changes.count
+      summary.pulled += response.changes.count
+      summary.cursor = response.cursor
+      progress(summary)
+      if pending.isEmpty && !response.hasMore { return summary }
+    }
+  }
+
+  /// Outbox entries as records: the newest value of each field (later entries of a device's
+  /// outbox carry later clock readings).
+  static func group(_ pending: [Replica.Pending]) -> [WireChange] {
+    var order: [String] = []
+    var records: [String: WireChange] = [:]
+    for entry in pending {
+      let key = entry.dataset + "\u{0}" + entry.id
+      if records[key] == nil {
+        order.append(key)
+        records[key] = WireChange(dataset: entry.dataset, id: entry.id, fields: [:])
+      }
+      records[key]!.fields[entry.field] = WireField(value: WireValue(entry.value), hlc: entry.hlc.description)
+    }
+    return order.compactMap { records[$0] }
+  }
+
+  private func uploadBlobs(for changes: [WireChange], token: String) async throws {
+    for change in changes where change.dataset == Dataset.blob.name {
+      guard
+        let data = try db.scalar(
+          Data.self, "SELECT data FROM blob WHERE account_id = ? AND sha256 = ?", accountID, change.id)
+      else { continue }  // dropped from this device's cache; the server keeps its copy
+      _ = try await send(
+        "PUT", "/v1/blobs/\(change.id)", body: data, token: token, contentType: "application/octet-stream")
+    }
+  }
+
+  private func downloadBlobs(for changes: [WireChange], token: String) async throws -> [String: Data] {
+    var blobs: [String: Data] = [:]
+    for change in changes where change.dataset == Dataset.blob.name {
+      if try replica.exists(.blob, id: change.id) {
+        if let data = try db.scalar(
+          Data.self, "SELECT data FROM blob WHERE account_id = ? AND sha256 = ?", accountID, change.id)
+        {
+          blobs[change.id] = data
+        }
+        continue
+      }
+      guard let data = try? await send("GET", "/v1/blobs/\(change.id)", body: nil, token: token),
+        Crypto.sha256Hex(data) == change.id
+      else { continue }  // missing or damaged on the server: the record waits for a later sync
+      blobs[change.id] = data
+    }
+    return blobs
+  }
+
+  // MARK: HTTP
+
+  func send(_ method: String, _ path: String, json: [String: String], token: String?) async throws -> Data {
+    try await send(method, path, body: try JSONEncoder().encode(json), token: token)
+  }
+
+  /// One request, retried with backoff when the network fails (not when the server answers).
+  func send(
+    _ method: String, _ path: String, body: Data?, token: String?, contentType: String = "application/json"
+  ) async throws -> Data {
+    var request = URLRequest(url: url.appendingPathComponent(String(path.dropFirst())))
+    request.httpMethod = method
+    request.httpBody = body
+    if body != nil { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+    var delay: UInt64 = 200_000_000
+    var attempt = 0
+    while true {
+      do {
+        let (data, response) = try await session.data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw SyncError.badResponse("not HTTP") }
+        if (200..<300).contains(http.statusCode) { return data }
+        throw SyncError.http(status: http.statusCode, message: Self.message(data))
+      } catch let error as SyncError {
+        throw error.refined
+      } catch {
+        attempt += 1
+        if attempt >= 4 {
+          throw SyncError.unreachable(url.absoluteString, reason: (error as NSError).localizedDescription)
+        }
+        try await Task.sleep(nanoseconds: delay)
+        delay *= 3
+      }
+    }
+  }
+
+  static func message(_ data: Data) -> String {
+    struct Body: Decodable {
+      struct Inner: Decodable { let message: String }
+      let error: Inner
+    }
+    return (try? JSONDecoder().decode(Body.self, from: data).error.message) ?? "no message"
+  }
+}
+
+public enum SyncError: Error, Equatable, CustomStringConvertible {
+  case http(status: Int, message: String)
+  case unauthorized(String)
+  case resyncRequired
+  case unreachable(String, reason: String)
+  case badResponse(String)
+
+  var refined: SyncError {
+    switch self {
+    case .http(401, let message): return .unauthorized(message)
+    case .http(409, let message) where message.hasPrefix("resync required"): return .resyncRequired
+    default: return self
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .http(let status, let message): return "the server refused the request (\(status)): \(message)"
+    case .unauthorized(let message): return "the server did not accept the login (\(message)); run 'vital remote login'"
+    case .resyncRequired: return "the server asked for a full resync; run 'vital sync' again"
+    case .unreachable(let url, let reason): return "cannot reach \(url) (\(reason)); is 'vital serve' running?"
+    case .badResponse(let what): return "the server's answer was not understood: \(what)"
+    }
+  }
+}

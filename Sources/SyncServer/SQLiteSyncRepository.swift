@@ -1,0 +1,168 @@
+import Foundation
+import Storage
+import Sync
+
+/// The server's SQLite backend: one file, one connection, requests taken one at a time.
+public actor SQLiteSyncRepository: SyncRepository {
+  let db: Database
+  let epoch: String
+
+  static let migrator = Migrator([
+    Migration(
+      "0001_server",
+      sql: """
+        CREATE TABLE server_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+        INSERT INTO server_meta (key, value) VALUES ('epoch', lower(hex(randomblob(8))));
+        CREATE TABLE user (
+          id TEXT PRIMARY KEY,
+          email TEXT NOT NULL UNIQUE,
+          password_hash TEXT NOT NULL,
+          created_at TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE token (
+          token_sha256 TEXT PRIMARY KEY,
+          user_id TEXT NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+          created_at TEXT NOT NULL,
+          last_used_at TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE record (
+          user_id TEXT NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+          dataset TEXT NOT NULL,
+          row_id TEXT NOT NULL,
+          fields TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          PRIMARY KEY (user_id, dataset, row_id)
+        ) STRICT;
+        CREATE INDEX record_user_seq ON record(user_id, seq);
+        CREATE TABLE blob (
+          user_id TEXT NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+          sha256 TEXT NOT NULL,
+          data BLOB NOT NULL,
+          PRIMARY KEY (user_id, sha256)
+        ) STRICT;
+        CREATE TABLE sequence (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL) STRICT;
+        INSERT INTO sequence (id, value) VALUES (1, 0);
+        """)
+  ])
+
+  public init(path: String) throws {
+    db = try Database(path: path)
+    try Self.migrator.migrate(db)
+    epoch = try db.scalar(String.self, "SELECT value FROM server_meta WHERE key = 'epoch'") ?? "0"
+  }
+
+  public func createUser(email: String, passwordHash: String, now: Date) throws -> String {
+    let id = UUID().uuidString.lowercased()
+    do {
+      try db.execute(
+        "INSERT INTO user (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)", id, email, passwordHash, now)
+    } catch let error as StorageError where error.code == 2067 {
+      throw SyncRepositoryError.emailTaken
+    }
+    return id
+  }
+
+  public func passwordHash(email: String) throws -> (userID: String, hash: String)? {
+    try db.queryFirst("SELECT id, password_hash FROM user WHERE email = ?", email) {
+      (try $0.get(0, as: String.self), try $0.get(1, as: String.self))
+    }
+  }
+
+  public func setPasswordHash(userID: String, hash: String) throws {
+    try db.execute("UPDATE user SET password_hash = ? WHERE id = ?", hash, userID)
+  }
+
+  public func createToken(userID: String, tokenSHA256: String, now: Date) throws {
+    try db.execute(
+      "INSERT INTO token (token_sha256, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)", tokenSHA256, userID,
+      now, now)
+  }
+
+  public func user(tokenSHA256: String, now: Date) throws -> String? {
+    guard
+      let (user, lastUsed) = try db.queryFirst(
+        "SELECT user_id, last_used_at FROM token WHERE token_sha256 = ?", tokenSHA256,
+        row: { (try $0.get(0, as: String.self), try $0.get(1, as: Date.self)) })
+    else { return nil }
+    if now.timeIntervalSince(lastUsed) > 30 * 86_400 {
+      try db.execute("DELETE FROM token WHERE token_sha256 = ?", tokenSHA256)
+      return nil
+    }
+    if now.timeIntervalSince(lastUsed) > 60 {
+      try db.execute("UPDATE token SET last_used_at = ? WHERE token_sha256 = ?", now, tokenSHA256)
+    }
+    return user
+  }
+
+  public func deleteToken(tokenSHA256: String) throws {
+    try db.execute("DELETE FROM token WHERE token_sha256 = ?", tokenSHA256)
+  }
+
+  public func sync(userID: String, since: String?, changes: [ValidatedChange], pageSize: Int) throws -> SyncPage {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let decoder = JSONDecoder()
+    return try db.transaction(.immediate) { db in
+      let start = try position(since, db: db)
+      var accepted = 0
+      for change in changes {
+        let current =
+          try db.scalar(
+            String.self, "SELECT fields FROM record WHERE user_id = ? AND dataset = ? AND row_id = ?", userID,
+            change.dataset.name, change.id
+          ).map { try decoder.decode([String: WireField].self, from: Data($0.utf8)) } ?? [:]
+        guard let merged = ServerMerge.merge(current, change.fields) else { continue }
+        let seq = try db.scalar(Int64.self, "UPDATE sequence SET value = value + 1 WHERE id = 1 RETURNING value") ?? 0
+        let json = String(decoding: try encoder.encode(merged), as: UTF8.self)
+        try db.execute(
+          """
+          INSERT INTO record (user_id, dataset, row_id, fields, seq) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = excluded.fields, seq = excluded.seq
+          """, userID, change.dataset.name, change.id, json, seq)
+        accepted += 1
+      }
+      var last = start
+      var page: [String] = []
+      try db.forEachRow(
+        "SELECT dataset, row_id, fields, seq FROM record WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?", userID,
+        start, pageSize + 1
+      ) { row in
+        guard page.count < pageSize else { return }
+        let dataset: String = try row.get(0)
+        let id: String = try row.get(1)
+        let fields: String = try row.get(2)
+        page.append("{\"dataset\":\(Self.quote(dataset)),\"id\":\(Self.quote(id)),\"fields\":\(fields)}")
+        last = try row.get(3)
+      }
+      let hasMore =
+        try db.scalar(Int.self, "SELECT EXISTS (SELECT 1 FROM record WHERE user_id = ? AND seq > ?)", userID, last) == 1
+      return SyncPage(changesJSON: page, cursor: "\(epoch):\(last)", hasMore: hasMore, accepted: accepted)
+    }
+  }
+
+  /// Where a cursor points. One from another server database, or from beyond what this one has
+  /// handed out, cannot be served: the client must download everything again.
+  private func position(_ cursor: String?, db: Database) throws -> Int64 {
+    guard let cursor, !cursor.isEmpty else { return 0 }
+    let parts = cursor.split(separator: ":")
+    guard parts.count == 2, parts[0] == epoch, let seq = Int64(parts[1]), seq >= 0 else {
+      throw SyncRepositoryError.resyncRequired
+    }
+    let high = try db.scalar(Int64.self, "SELECT value FROM sequence WHERE id = 1") ?? 0
+    guard seq <= high else { throw SyncRepositoryError.resyncRequired }
+    return seq
+  }
+
+  public func putBlob(userID: String, sha256: String, data: Data) throws {
+    try db.execute("INSERT OR IGNORE INTO blob (user_id, sha256, data) VALUES (?, ?, ?)", userID, sha256, data)
+  }
+
+  public func blob(userID: String, sha256: String) throws -> Data? {
+    try db.scalar(Data.self, "SELECT data FROM blob WHERE user_id = ? AND sha256 = ?", userID, sha256)
+  }
+
+  static func quote(_ s: String) -> String {
+    let data = try? JSONEncoder().encode(s)
+    return data.map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+  }
+}

@@ -1,0 +1,214 @@
+import Auth
+import Foundation
+import Hummingbird
+import Logging
+import Storage
+import Sync
+
+/// How a server runs; the binary and the tests build the same application from it.
+public struct ServerConfiguration: Sendable {
+  public var host: String
+  public var port: Int
+  public var bodyLimit = 10 << 20
+  public var maxChangesPerRequest = 5000
+  public var pageSize = 1000
+  public var hasher = PasswordHasher.standard
+  /// Replaces the clock (VITAL_NOW), as everywhere in Vital.
+  public var now: @Sendable () -> Date = { Date() }
+
+  public init(host: String, port: Int) {
+    self.host = host
+    self.port = port
+  }
+}
+
+/// Builds the HTTP application over a repository. `onRunning` learns the bound port.
+public func buildApplication(
+  configuration: ServerConfiguration, repository: any SyncRepository,
+  onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+  let api = SyncAPI(configuration: configuration, repository: repository)
+  let router = Router()
+  router.get("/healthz") { _, _ in ["status": "ok"] }
+  router.post("/v1/accounts") { request, context in try await api.register(request, context) }
+  router.post("/v1/sessions") { request, context in try await api.login(request, context) }
+  router.delete("/v1/sessions/current") { request, context in try await api.logout(request, context) }
+  router.post("/v1/sync") { request, context in try await api.sync(request, context) }
+  router.put("/v1/blobs/:sha256") { request, context in try await api.putBlob(request, context) }
+  router.get("/v1/blobs/:sha256") { request, context in try await api.getBlob(request, context) }
+  var logger = Logger(label: "vital-serve")
+  logger.logLevel = .warning
+  return Application(
+    router: router,
+    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vital"),
+    onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
+    logger: logger)
+}
+
+struct Credentials: Decodable {
+  let email: String
+  let password: String
+}
+
+/// The endpoints. Domain errors become HTTP errors here, at the edge, with a message and never
+/// a health value, password or token in it.
+struct SyncAPI: Sendable {
+  let configuration: ServerConfiguration
+  let repository: any SyncRepository
+  /// Scrypt takes 128 MiB and most of a second: at most two run at once.
+  let hashing = Gate(limit: 2)
+
+  func register(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    let credentials = try await decode(Credentials.self, request, context)
+    let email: String
+    do { email = try Email.normalize(credentials.email) } catch { throw HTTPError(.badRequest, message: "\(error)") }
+    do { try PasswordPolicy.check(credentials.password) } catch { throw HTTPError(.badRequest, message: "\(error)") }
+    let hash = try await hashing.run { try await configuration.hasher.hash(credentials.password) }
+    do {
+      let id = try await repository.createUser(email: email, passwordHash: hash, now: configuration.now())
+      return try json(.created, ["id": id, "email": email])
+    } catch SyncRepositoryError.emailTaken {
+      throw HTTPError(.conflict, message: "an account with that email exists on this server; log in instead")
+    }
+  }
+
+  func login(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    let credentials = try await decode(Credentials.self, request, context)
+    let email = (try? Email.normalize(credentials.email)) ?? ""
+    let stored = try await repository.passwordHash(email: email)
+    // An unknown email costs one KDF run too, so both failures take the same time.
+    let ok = try await hashing.run {
+      try await configuration.hasher.verify(credentials.password, against: stored?.hash ?? AccountStore.decoyHash)
+    }
+    guard ok, let stored else { throw HTTPError(.unauthorized, message: "wrong email or password") }
+    let token = try Crypto.randomBytes(32).map { String(format: "%02x", $0) }.joined()
+    try await repository.createToken(
+      userID: stored.userID, tokenSHA256: Crypto.sha256Hex(Data(token.utf8)), now: configuration.now())
+    return try json(.created, ["token": token, "user_id": stored.userID])
+  }
+
+  func logout(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    let (_, digest) = try await authenticate(request)
+    try await repository.deleteToken(tokenSHA256: digest)
+    return Response(status: .noContent)
+  }
+
+  func sync(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    let (user, _) = try await authenticate(request)
+    let body = try await decode(SyncRequest.self, request, context)
+    guard body.changes.count <= configuration.maxChangesPerRequest else {
+      throw HTTPError(.contentTooLarge, message: "at most \(configuration.maxChangesPerRequest) changes per request")
+    }
+    let now = configuration.now()
+    var changes: [ValidatedChange] = []
+    for change in body.changes {
+      do {
+        let (dataset, _) = try change.validated(now: now)
+        changes.append(ValidatedChange(dataset: dataset, id: change.id, fields: change.fields))
+      } catch let error as ChangeSetError {
+        throw HTTPError(.badRequest, message: error.description)
+      }
+    }
+    do {
+      let page = try await repository.sync(
+        userID: user, since: body.since, changes: changes, pageSize: configuration.pageSize)
+      let text =
+        "{\"accepted\":\(page.accepted),\"changes\":[\(page.changesJSON.joined(separator: ","))],"
+        + "\"cursor\":\"\(page.cursor)\",\"has_more\":\(page.hasMore)}"
+      return Response(
+        status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    } catch SyncRepositoryError.resyncRequired {
+      throw HTTPError(.conflict, message: "resync required: this cursor cannot be served; sync again from the start")
+    }
+  }
+
+  func putBlob(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    let (user, _) = try await authenticate(request)
+    let sha = try blobName(context)
+    var request = request
+    let buffer = try await request.collectBody(upTo: configuration.bodyLimit)
+    let data = Data(buffer.readableBytesView)
+    guard Crypto.sha256Hex(data) == sha else {
+      throw HTTPError(.badRequest, message: "the bytes do not match their SHA-256; nothing was stored")
+    }
+    try await repository.putBlob(userID: user, sha256: sha, data: data)
+    return Response(status: .created)
+  }
+
+  func getBlob(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    let (user, _) = try await authenticate(request)
+    let sha = try blobName(context)
+    guard let data = try await repository.blob(userID: user, sha256: sha) else {
+      throw HTTPError(.notFound, message: "no blob with that hash")
+    }
+    return Response(
+      status: .ok, headers: [.contentType: "application/octet-stream"],
+      body: .init(byteBuffer: ByteBuffer(bytes: data)))
+  }
+
+  // MARK: Helpers
+
+  func authenticate(_ request: Request) async throws -> (user: String, digest: String) {
+    guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+      throw HTTPError(.unauthorized, message: "log in first: send Authorization: Bearer <token>")
+    }
+    let digest = Crypto.sha256Hex(Data(header.dropFirst(7).utf8))
+    guard let user = try await repository.user(tokenSHA256: digest, now: configuration.now()) else {
+      throw HTTPError(.unauthorized, message: "the token is unknown or expired; log in again")
+    }
+    return (user, digest)
+  }
+
+  func blobName(_ context: BasicRequestContext) throws -> String {
+    let sha = try context.parameters.require("sha256")
+    guard sha.count == 64, sha.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+      throw HTTPError(.badRequest, message: "a blob is named by its SHA-256 in 64 lowercase hex digits")
+    }
+    return sha
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: BasicRequestContext) async throws -> T {
+    var request = request
+    let buffer = try await request.collectBody(upTo: configuration.bodyLimit)
+    do {
+      return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+    } catch {
+      throw HTTPError(.badRequest, message: "the body is not the JSON this endpoint takes (\(Self.describe(error)))")
+    }
+  }
+
+  /// Where decoding failed, without echoing any value from the body.
+  static func describe(_ error: any Error) -> String {
+    switch error as? DecodingError {
+    case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c):
+      return "at \(c.codingPath.map(\.stringValue).joined(separator: "."))".replacingOccurrences(of: "at ", with: "at ")
+    case .keyNotFound(let key, _):
+      return "missing \(key.stringValue)"
+    default:
+      return "invalid JSON"
+    }
+  }
+
+  func json(_ status: HTTPResponse.Status, _ object: [String: String]) throws -> Response {
+    let data = try JSONEncoder().encode(object)
+    return Response(
+      status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+  }
+}
+
+/// At most `limit` bodies of work at once; the rest wait their turn.
+actor Gate {
+  let limit: Int
+  var running = 0
+  var waiting: [CheckedContinuation<Void, Never>] = []
+
+  init(limit: Int) { self.limit = limit }
+
+  func run<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
+    if running >= limit { await withCheckedContinuation { waiting.append($0) } } else { running += 1 }
+    defer {
+      if waiting.isEmpty { running -= 1 } else { waiting.removeFirst().resume() }
+    }
+    return try await work()
+  }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Storage
+import Sync
+
+/// What the server keeps, behind one protocol so that SQLite (one file) and PostgreSQL (several
+/// servers) can both back it. Every call names the user it acts for; nothing crosses users.
+public protocol SyncRepository: Sendable {
+  func createUser(email: String, passwordHash: String, now: Date) async throws -> String
+  func passwordHash(email: String) async throws -> (userID: String, hash: String)?
+  func setPasswordHash(userID: String, hash: String) async throws
+  func createToken(userID: String, tokenSHA256: String, now: Date) async throws
+  /// The user a token belongs to, if it is known and was used in the last 30 days.
+  func user(tokenSHA256: String, now: Date) async throws -> String?
+  func deleteToken(tokenSHA256: String) async throws
+  /// Applies `changes` and returns the records changed after `since`, in one transaction.
+  func sync(userID: String, since: String?, changes: [ValidatedChange], pageSize: Int) async throws -> SyncPage
+  func putBlob(userID: String, sha256: String, data: Data) async throws
+  func blob(userID: String, sha256: String) async throws -> Data?
+}
+
+public struct ValidatedChange: Sendable {
+  public let dataset: Dataset
+  public let id: String
+  /// Each field's value as it travels, and its clock reading in canonical text (which sorts like
+  /// the clock, so the merge compares text).
+  public let fields: [String: WireField]
+}
+
+/// A page of changes, already JSON: stored records are sent as they are kept.
+public struct SyncPage: Sendable {
+  public let changesJSON: [String]
+  public let cursor: String
+  public let hasMore: Bool
+  public let accepted: Int
+}
+
+public enum SyncRepositoryError: Error, Equatable {
+  case emailTaken
+  case resyncRequired
+}
+
+/// The field-level merge on the server: the same rule as `Replica.apply` (FieldMerge).
+enum ServerMerge {
+  /// Merges `incoming` into `current`; returns the merged map when anything changed.
+  static func merge(_ current: [String: WireField], _ incoming: [String: WireField]) -> [String: WireField]? {
+    var merged = current
+    var changed = false
+    for (name, field) in incoming {
+      // Canonical clock text sorts like the clock: comparing strings is comparing clocks.
+      if let existing = merged[name], existing.hlc >= field.hlc { continue }
+      merged[name] = field
+      changed = true
+    }
+    return changed ? merged : nil
+  }
+}
