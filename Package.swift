@@ -11,6 +11,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
     .systemLibrary(
@@ -49,8 +50,15 @@ let package = Package(
     .executableTarget(name: "storage-writer", dependencies: ["Storage"], path: "Tests/StorageWriter"),
     .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-writer"]),
     .target(name: "TestImages", path: "Tests/TestImages"),
+    .target(name: "TestServer", path: "Tests/TestServer"),
+    .testTarget(
+      name: "SyncTests",
+      dependencies: [
+        "Sync", "SyncServer", "Storage", "Auth", "vital", "TestServer",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]),
     .testTarget(name: "AuthTests", dependencies: ["Auth", "Storage"]),
     .testTarget(name: "HealthTests", dependencies: ["Health", "Auth", "Storage", "TestImages"]),
-    .testTarget(name: "CLITests", dependencies: ["vital", "Storage", "Auth", "TestImages"]),
+    .testTarget(name: "CLITests", dependencies: ["vital", "Storage", "Auth", "TestImages", "TestServer"]),
   ]
 )

@@ -64,35 +64,51 @@ public final class SyncClient {
   ) async throws -> Summary {
     var summary = Summary(cursor: cursor)
     var resyncs = 0
+    // While one page is applied the next is already on its way: the server's time and the
+    // network hide behind the local writes.
+    var prefetched: Task<SyncResponse, any Error>?
+    defer { prefetched?.cancel() }
     while true {
-      let pending = try replica.pending(limit: batchSize)
+      let pending = Self.wholeRecords(try replica.pending(limit: batchSize), full: batchSize)
       let changes = Self.group(pending)
       try await uploadBlobs(for: changes, token: token)
-      let request = SyncRequest(since: summary.cursor, changes: changes)
       let response: SyncResponse
       do {
-        let data = try await send("POST", "/v1/sync", body: try JSONEncoder().encode(request), token: token)
-        response = try JSONDecoder().decode(SyncResponse.self, from: data)
+        if let next = prefetched, changes.isEmpty {
+          response = try await next.value
+        } else {
+          response = try await Self.exchange(
+            SyncRequest(since: summary.cursor, changes: changes), url: url, session: session, token: token)
+        }
+        prefetched = nil
       } catch SyncError.resyncRequired where resyncs < 2 {
         resyncs += 1
+        prefetched = nil
         summary.cursor = nil
         continue
-      } catch let error as DecodingError {
-        throw SyncError.badResponse("the sync answer is not valid (\(error.localizedDescription))")
+      }
+      if changes.isEmpty && response.hasMore {
+        prefetched = Self.prefetch(since: response.cursor, url: url, session: session, token: token)
       }
       let blobs = try await downloadBlobs(for: response.changes, token: token)
-      try db.execute("PRAGMA synchronous=FULL")
-      defer { _ = try? db.execute("PRAGMA synchronous=NORMAL") }
+      // The transaction that records an acknowledgement is made durable at once (FULL): once
+      // the outbox entries are gone, only the server holds those changes.
+      if !pending.isEmpty { try db.execute("PRAGMA synchronous=FULL") }
+      defer { if !pending.isEmpty { _ = try? db.execute("PRAGMA synchronous=NORMAL") } }
       try db.transaction { _ in
+        let replica = self.replica
+        var newest: HLC?
         for change in response.changes {
           guard let (dataset, fields) = try? change.validated(now: .distantFuture) else { continue }
+          for field in fields.values where newest.map({ field.hlc > $0 }) ?? true { newest = field.hlc }
           if dataset == .blob {
             guard let data = blobs[change.id] else { continue }
-            try replica.apply(dataset, id: change.id, fields, untracked: ["data": .blob(data)])
+            try replica.apply(dataset, id: change.id, fields, untracked: ["data": .blob(data)], observeClock: false)
           } else {
-            try replica.apply(dataset, id: change.id, fields)
+            try replica.apply(dataset, id: change.id, fields, observeClock: false)
           }
         }
+        if let newest { try replica.observe(newest) }
         if let last = pending.last { try replica.acknowledge(upTo: last.seq) }
         try saveCursor(response.cursor)
       }
@@ -102,6 +118,33 @@ public final class SyncClient {
       progress(summary)
       if pending.isEmpty && !response.hasMore { return summary }
     }
+  }
+
+  static func prefetch(since cursor: String, url: URL, session: URLSession, token: String) -> Task<
+    SyncResponse, any Error
+  > {
+    Task { try await exchange(SyncRequest(since: cursor, changes: []), url: url, session: session, token: token) }
+  }
+
+  /// One sync request and its answer.
+  static func exchange(_ request: SyncRequest, url: URL, session: URLSession, token: String) async throws
+    -> SyncResponse
+  {
+    let data = try await send(
+      "POST", "/v1/sync", body: try JSONEncoder().encode(request), token: token, url: url, session: session)
+    guard let parsed = try? WireJSON.syncResponse(data) else {
+      throw SyncError.badResponse("the sync answer is not the JSON of docs/sync-protocol.md")
+    }
+    return parsed
+  }
+
+  /// A batch that filled up may end inside a record; that record waits for the next batch, so
+  /// a new record never reaches the server (and other devices) with only some of its fields.
+  static func wholeRecords(_ pending: [Replica.Pending], full: Int) -> [Replica.Pending] {
+    guard pending.count == full, let last = pending.last,
+      let start = pending.firstIndex(where: { $0.dataset == last.dataset && $0.id == last.id }), start > 0
+    else { return pending }
+    return Array(pending[..<start])
   }
 
   /// Outbox entries as records: the newest value of each field (later entries of a device's
@@ -159,6 +202,13 @@ public final class SyncClient {
   /// One request, retried with backoff when the network fails (not when the server answers).
   func send(
     _ method: String, _ path: String, body: Data?, token: String?, contentType: String = "application/json"
+  ) async throws -> Data {
+    try await Self.send(method, path, body: body, token: token, contentType: contentType, url: url, session: session)
+  }
+
+  static func send(
+    _ method: String, _ path: String, body: Data?, token: String?, contentType: String = "application/json",
+    url: URL, session: URLSession
   ) async throws -> Data {
     var request = URLRequest(url: url.appendingPathComponent(String(path.dropFirst())))
     request.httpMethod = method

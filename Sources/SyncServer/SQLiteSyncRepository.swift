@@ -161,7 +161,9 @@ public actor SQLiteSyncRepository: SyncRepository {
     try db.scalar(Data.self, "SELECT data FROM blob WHERE user_id = ? AND sha256 = ?", userID, sha256)
   }
 
+  /// A JSON string literal; ids and dataset names rarely need escaping, so check first.
   static func quote(_ s: String) -> String {
+    if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + s + "\"" }
     let data = try? JSONEncoder().encode(s)
     return data.map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
   }

@@ -22,6 +22,8 @@ case "seed":
     }
   }
 case "flood":
+  // A small page cache, so uncommitted pages must spill into the WAL well before the commit.
+  try db.execute("PRAGMA cache_size=-2000")
   try db.transaction { db in
     var n = 1_000_000
     while true {

@@ -48,33 +48,27 @@ public struct ProfileStore {
     return row ?? Profile()
   }
 
-  /// Writes every field of `profile` except the avatar.
+  /// Writes the fields of `profile` (except the avatar) that differ from what is stored, or,
+  /// for a new profile, from the defaults: a device only ever sends what its user changed, so
+  /// it cannot overwrite another device's edits with blanks.
   public func save(_ profile: Profile) throws {
-    var fields: [String: DatabaseValue] = [
-      "name": profile.name.databaseValue,
-      "surname": profile.surname.databaseValue,
-      "abo": (profile.bloodType?.group.rawValue).databaseValue,
-      "rhesus": profile.bloodType.map { $0.rhesusPositive ? "+" : "-" }.databaseValue,
-      "sex": profile.sex?.rawValue.databaseValue ?? .null,
-      "birth_date": profile.birthDate.databaseValue,
-      "weight_kg": profile.weightKg.databaseValue,
-      "region": .text(profile.region.rawValue),
+    let before = Self.fields(try exists() ? try load() : Profile())
+    let changed = Self.fields(profile).filter { before[$0.key] != $0.value }
+    if changed.isEmpty { return }
+    try replica.write(.profile, id: profileID, changed)
+  }
+
+  static func fields(_ p: Profile) -> [String: DatabaseValue] {
+    [
+      "name": p.name.databaseValue,
+      "surname": p.surname.databaseValue,
+      "abo": (p.bloodType?.group.rawValue).databaseValue,
+      "rhesus": p.bloodType.map { $0.rhesusPositive ? "+" : "-" }.databaseValue,
+      "sex": (p.sex?.rawValue).databaseValue,
+      "birth_date": p.birthDate.databaseValue,
+      "weight_kg": p.weightKg.databaseValue,
+      "region": .text(p.region.rawValue),
     ]
-    // Only what changed is written, so an edit on one device does not overwrite another
-    // device's edit of a different field.
-    if try exists() {
-      let old = try load()
-      let before: [String: DatabaseValue] = [
-        "name": old.name.databaseValue, "surname": old.surname.databaseValue,
-        "abo": (old.bloodType?.group.rawValue).databaseValue,
-        "rhesus": old.bloodType.map { $0.rhesusPositive ? "+" : "-" }.databaseValue,
-        "sex": old.sex?.rawValue.databaseValue ?? .null, "birth_date": old.birthDate.databaseValue,
-        "weight_kg": old.weightKg.databaseValue, "region": .text(old.region.rawValue),
-      ]
-      fields = fields.filter { before[$0.key] != $0.value }
-      if fields.isEmpty { return }
-    }
-    try replica.write(.profile, id: profileID, fields)
   }
 
   private func exists() throws -> Bool {

@@ -2,8 +2,8 @@
 /// local (the owning account, `updated_at` stamps, blob bytes that travel separately).
 public struct Dataset: Hashable, Sendable {
   public let name: String
-  let table: String
-  let key: String
+  public let table: String
+  public let key: String
   public let fields: [String]
   /// A column set to the write time on every local or remote write, if the table has one.
   let stamp: String?

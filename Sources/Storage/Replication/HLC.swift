@@ -7,34 +7,74 @@ public struct HLC: Comparable, Hashable, Sendable, CustomStringConvertible {
   public let milliseconds: Int64
   public let counter: Int
   public let node: String
+  /// The canonical text, made once: sync writes it for every field it stores.
+  public let description: String
 
   public init(milliseconds: Int64, counter: Int, node: String) {
+    self.init(milliseconds: milliseconds, counter: counter, node: node, text: nil)
+  }
+
+  private init(milliseconds: Int64, counter: Int, node: String, text: String?) {
     self.milliseconds = milliseconds
     self.counter = counter
     self.node = node
+    if let text {
+      description = text
+    } else {
+      let hex = String(counter, radix: 16)
+      description =
+        ISO8601.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000)) + "-"
+        + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "-" + node
+    }
   }
 
-  public init?(_ text: String) {
-    // 24 characters of time, "-", 4 hex digits, "-", 16 hex digits.
-    let bytes = Array(text.utf8)
-    guard bytes.count == 46, bytes[24] == 45, bytes[29] == 45 else { return nil }
-    let time = String(decoding: bytes[0..<24], as: UTF8.self)
-    guard time.hasSuffix("Z"), let date = ISO8601.date(from: time),
-      let counter = Int(String(decoding: bytes[25..<29], as: UTF8.self), radix: 16),
-      bytes[25..<29].allSatisfy(Self.isLowerHex), bytes[30...].allSatisfy(Self.isLowerHex)
-    else { return nil }
-    let ms = Int64((date.timeIntervalSince1970 * 1000).rounded())
-    // Only the canonical spelling is accepted, so equal clocks have equal text.
-    guard ISO8601.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) == time else { return nil }
-    self.init(milliseconds: ms, counter: counter, node: String(decoding: bytes[30...], as: UTF8.self))
+  public static func == (a: HLC, b: HLC) -> Bool {
+    a.milliseconds == b.milliseconds && a.counter == b.counter && a.node == b.node
   }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+
+  /// Reads the canonical text form and nothing else, so equal clocks always have equal text
+  /// (the server compares clock text directly). Parsed byte by byte: sync reads one per field.
+  public init?(_ text: String) {
+    var text = text
+    guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
+    self.init(milliseconds: parsed.milliseconds, counter: parsed.counter, node: parsed.node, text: text)
+  }
+
+  private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> (milliseconds: Int64, counter: Int, node: String)? {
+    // YYYY-MM-DDTHH:MM:SS.mmmZ-cccc-nnnnnnnnnnnnnnnn
+    guard b.count == 46, b[4] == 45, b[7] == 45, b[10] == 84, b[13] == 58, b[16] == 58, b[19] == 46, b[23] == 90,
+      b[24] == 45, b[29] == 45
+    else { return nil }
+    func number(_ from: Int, _ count: Int) -> Int? {
+      var value = 0
+      for i in from..<from + count {
+        let d = Int(b[i]) &- 48
+        guard d >= 0 && d <= 9 else { return nil }
+        value = value * 10 + d
+      }
+      return value
+    }
+    guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+      let minute = number(14, 2), let second = number(17, 2), let ms = number(20, 3),
+      (1...12).contains(month), day >= 1, day <= ISO8601.daysIn(month: month, year: year), hour < 24, minute < 60,
+      second < 60
+    else { return nil }
+    var counter = 0
+    for i in 25..<29 {
+      guard isLowerHex(b[i]) else { return nil }
+      counter = counter * 16 + hexValue(b[i])
+    }
+    for i in 30..<46 where !isLowerHex(b[i]) { return nil }
+    let days = ISO8601.days(fromCivil: Int64(year), month, day)
+    let milliseconds = (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(ms)
+    return (milliseconds, counter, String(decoding: b[30..<46], as: UTF8.self))
+  }
+
+  private static func hexValue(_ b: UInt8) -> Int { b <= 57 ? Int(b) - 48 : Int(b) - 87 }
 
   private static func isLowerHex(_ b: UInt8) -> Bool { (48...57).contains(b) || (97...102).contains(b) }
-
-  public var description: String {
-    let hex = String(counter, radix: 16)
-    return ISO8601.string(from: date) + "-" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "-" + node
-  }
 
   public var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 

@@ -62,33 +62,47 @@ public struct Replica {
 
   /// Merges a record's fields from another replica: each field is taken when its clock is
   /// higher than the one held here. Returns whether anything changed. Sends nothing back.
+  ///
+  /// Inside a transaction (a page of changes) it writes straight into it; `observeClock: false`
+  /// leaves moving the clock to the caller, once per page instead of once per record.
   @discardableResult
   public func apply(
     _ dataset: Dataset, id: String, _ incoming: [String: (value: DatabaseValue, hlc: HLC)],
-    untracked: [String: DatabaseValue] = [:]
+    untracked: [String: DatabaseValue] = [:], observeClock: Bool = true
   ) throws -> Bool {
-    try db.transaction { db in
-      var clocks = try self.clocks(dataset, id)
-      if let newest = incoming.values.map(\.hlc).max() { try observe(newest) }
-      if clocks[FieldMerge.deleted] != nil { return false }
-      if let tombstone = incoming[FieldMerge.deleted] {
-        try db.execute("DELETE FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", id, accountID)
-        clocks[FieldMerge.deleted] = tombstone.hlc
-        try save(dataset, id, clocks)
-        return true
-      }
-      var winners: [String: DatabaseValue] = [:]
-      for (field, change) in incoming where dataset.fields.contains(field) {
-        if FieldMerge.wins(change.hlc, over: clocks[field]) {
-          winners[field] = change.value
-          clocks[field] = change.hlc
-        }
-      }
-      guard !winners.isEmpty else { return false }
-      try store(dataset, id: id, winners, untracked: untracked)
+    if db.isInTransaction {
+      return try merge(dataset, id: id, incoming, untracked: untracked, observeClock: observeClock)
+    }
+    return try db.transaction { _ in
+      try merge(dataset, id: id, incoming, untracked: untracked, observeClock: observeClock)
+    }
+  }
+
+  private func merge(
+    _ dataset: Dataset, id: String, _ incoming: [String: (value: DatabaseValue, hlc: HLC)],
+    untracked: [String: DatabaseValue], observeClock: Bool
+  ) throws -> Bool {
+    var clocks = try self.clocks(dataset, id)
+    let seenBefore = !clocks.isEmpty
+    if observeClock, let newest = incoming.values.map(\.hlc).max() { try observe(newest) }
+    if clocks[FieldMerge.deleted] != nil { return false }
+    if let tombstone = incoming[FieldMerge.deleted] {
+      try db.execute("DELETE FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", id, accountID)
+      clocks[FieldMerge.deleted] = tombstone.hlc
       try save(dataset, id, clocks)
       return true
     }
+    var winners: [String: DatabaseValue] = [:]
+    for (field, change) in incoming where dataset.fields.contains(field) {
+      if FieldMerge.wins(change.hlc, over: clocks[field]) {
+        winners[field] = change.value
+        clocks[field] = change.hlc
+      }
+    }
+    guard !winners.isEmpty else { return false }
+    try store(dataset, id: id, winners, untracked: untracked, probablyNew: !seenBefore)
+    try save(dataset, id, clocks)
+    return true
   }
 
   /// Whether this replica holds record `id`'s bytes-bearing row already (blobs).
@@ -135,25 +149,38 @@ public struct Replica {
 
   // MARK: Internals
 
+  /// Updates the row, or inserts it when there is none. `probablyNew` (no clocks seen for it)
+  /// tries the insert first: a first sync inserts every row, and one statement beats two.
   private func store(
-    _ dataset: Dataset, id: String, _ fields: [String: DatabaseValue], untracked: [String: DatabaseValue]
+    _ dataset: Dataset, id: String, _ fields: [String: DatabaseValue], untracked: [String: DatabaseValue],
+    probablyNew: Bool = false
   ) throws {
-    var columns = Array(fields) + Array(untracked)
+    // Sorted, so the same set of columns always makes the same SQL and reuses its statement.
+    var columns = (Array(fields) + Array(untracked)).sorted { $0.key < $1.key }
     if let stamp = dataset.stamp { columns.append((stamp, now.databaseValue)) }
     guard !columns.isEmpty else { return }
-    let assignments = columns.map { "\($0.0) = ?" }.joined(separator: ", ")
-    let changed = try db.execute(
-      "UPDATE \(dataset.table) SET \(assignments) WHERE \(dataset.key) = ? AND account_id = ?",
-      arguments: columns.map { $0.1 } + [id, accountID])
-    if changed == 0 {
+    func insert() throws {
       let names = [dataset.key, "account_id"] + columns.map { $0.0 }
       try db.execute(
         "INSERT INTO \(dataset.table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
         arguments: [id, accountID] + columns.map { $0.1 })
     }
+    if probablyNew {
+      do {
+        return try insert()
+      } catch let error as StorageError where error.code == 1555 || error.code == 2067 {
+        // The row exists after all: update it below.
+      }
+    }
+    let assignments = columns.map { "\($0.0) = ?" }.joined(separator: ", ")
+    let changed = try db.execute(
+      "UPDATE \(dataset.table) SET \(assignments) WHERE \(dataset.key) = ? AND account_id = ?",
+      arguments: columns.map { $0.1 } + [id, accountID])
+    if changed == 0 { try insert() }
   }
 
-  /// Field clocks are kept as `field=hlc;field=hlc`: cheap to read and write for every row.
+  /// Field clocks are kept as `field=hlc;field=hlc`, and as `*=hlc` when every field of the
+  /// dataset has the same clock (a record written in one go): cheap to read and write per row.
   func clocks(_ dataset: Dataset, _ id: String) throws -> [String: HLC] {
     guard
       let text = try db.scalar(
@@ -163,13 +190,24 @@ public struct Replica {
     var clocks: [String: HLC] = [:]
     for pair in text.split(separator: ";") {
       let parts = pair.split(separator: "=", maxSplits: 1)
-      if parts.count == 2, let hlc = HLC(String(parts[1])) { clocks[String(parts[0])] = hlc }
+      guard parts.count == 2, let hlc = HLC(String(parts[1])) else { continue }
+      if parts[0] == "*" {
+        for field in dataset.fields where clocks[field] == nil { clocks[field] = hlc }
+      } else {
+        clocks[String(parts[0])] = hlc
+      }
     }
     return clocks
   }
 
   func save(_ dataset: Dataset, _ id: String, _ clocks: [String: HLC]) throws {
-    let text = clocks.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+    var entries = clocks
+    var prefix: [String] = []
+    if let first = clocks[dataset.fields[0]], dataset.fields.allSatisfy({ clocks[$0] == first }) {
+      prefix = ["*=\(first)"]
+      for field in dataset.fields { entries[field] = nil }
+    }
+    let text = (prefix + entries.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: ";")
     try db.execute(
       """
       INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES (?, ?, ?, ?)
@@ -194,7 +232,7 @@ public struct Replica {
   }
 
   /// Moves the clock past a reading seen from elsewhere, so later local writes order after it.
-  func observe(_ seen: HLC) throws {
+  public func observe(_ seen: HLC) throws {
     let last = try db.scalar(String.self, "SELECT value FROM meta WHERE key = 'hlc_last'").flatMap(HLC.init)
     if let last, last >= seen { return }
     let moved = HLC(milliseconds: seen.milliseconds, counter: seen.counter, node: try node())

@@ -1,0 +1,160 @@
+import Foundation
+import Storage
+import TestImages
+import TestServer
+import Testing
+
+/// Two homes as two devices of one user, a real server between them.
+@Suite struct SyncCLITests {
+  let root: VitalHome
+  let server: TestServer
+  let a: VitalHome
+  let b: VitalHome
+  let localPassword = "lilac harbour 1987 teaspoon"
+  let serverPassword = "server side passphrase 42"
+
+  init() throws {
+    root = try VitalHome()
+    server = try TestServer(dataDirectory: root.root + "/server")
+    a = try VitalHome()
+    b = try VitalHome()
+    for (device, index) in [(a, 0), (b, 1)] {
+      device.environment["VITAL_NOW"] = "2026-11-22T0\(index + 8):00:00Z"
+      try #require(
+        try device.run(
+          ["account", "register", "--email", "ann@example.org", "--password-stdin"], stdin: localPassword + "\n"
+        )
+        .status == 0)
+      try #require(try device.run(["remote", "set", server.url.absoluteString]).status == 0)
+    }
+    let registered = try a.run(["remote", "register", "--password-stdin"], stdin: serverPassword + "\n")
+    try #require(registered.status == 0, "\(registered.stderr)")
+    try #require(try b.run(["remote", "login", "--password-stdin"], stdin: serverPassword + "\n").status == 0)
+  }
+
+  @discardableResult
+  func sync(_ device: VitalHome) throws -> [String: Any] {
+    let run = try device.run(["sync", "--json"])
+    #expect(run.status == 0, "sync failed: \(run.stderr)")
+    return run.object ?? [:]
+  }
+
+  func passQuestionnaire(_ device: VitalHome) throws {
+    let questions = try #require(try device.run(["donor", "questions", "--json"]).json as? [[String: Any]])
+    let answers = Dictionary(uniqueKeysWithValues: questions.compactMap { $0["id"] as? String }.map { ($0, false) })
+    let text = String(decoding: try JSONSerialization.data(withJSONObject: answers), as: UTF8.self)
+    try #require(try device.run(["donor", "questionnaire", "--answers", "-"], stdin: text).status == 0)
+  }
+
+  func history(_ device: VitalHome) throws -> [[String: Any]] {
+    try #require(try device.run(["donor", "history", "--json"]).json as? [[String: Any]])
+  }
+
+  @Test func aBookingTravelsAndItsCancelComesBack() throws {
+    try passQuestionnaire(a)
+    #expect(try a.run(["donor", "book", "--at", "2026-12-20T09:30", "--place", "DRK Mitte"]).status == 0)
+    try sync(a)
+    try sync(b)
+    let onB = try history(b)
+    #expect(onB.count == 1)
+    #expect(onB.first?["status"] as? String == "scheduled")
+    #expect(onB.first?["place"] as? String == "DRK Mitte")
+    #expect(try b.run(["donor", "cancel"]).status == 0)
+    try sync(b)
+    try sync(a)
+    #expect(try history(a).first?["status"] as? String == "cancelled")
+    let status = try #require(try a.run(["remote", "status", "--json"]).object)
+    #expect(status["pending"] as? Int == 0)
+    #expect(status["logged_in"] as? Bool == true)
+  }
+
+  @Test func theProfileStaysOneRecordAndEditsOfDifferentFieldsBothSurvive() throws {
+    #expect(try a.run(["profile", "set", "--blood-type", "AB-"]).status == 0)
+    #expect(try b.run(["profile", "set", "--surname", "Berg"]).status == 0)
+    try sync(a)
+    try sync(b)
+    try sync(a)
+    for device in [a, b] {
+      let profile = try #require(try device.run(["profile", "show", "--json"]).object)
+      #expect(profile["blood_type"] as? String == "AB-")
+      #expect(profile["surname"] as? String == "Berg")
+      let db = try Database(path: device.home + "/vital.sqlite")
+      #expect(try db.scalar(Int.self, "SELECT count(*) FROM profile") == 1)
+    }
+  }
+
+  @Test func theSameFieldEditedTwiceEndsWithTheLaterClockEverywhere() throws {
+    a.environment["VITAL_NOW"] = "2026-11-22T10:05:00Z"
+    b.environment["VITAL_NOW"] = "2026-11-22T10:00:00Z"
+    #expect(try a.run(["profile", "set", "--surname", "Later"]).status == 0)
+    #expect(try b.run(["profile", "set", "--surname", "Earlier"]).status == 0)
+    try sync(a)
+    try sync(b)
+    try sync(a)
+    for device in [a, b] {
+      #expect(try device.run(["profile", "show", "--json"]).object?["surname"] as? String == "Later")
+    }
+  }
+
+  @Test func theAvatarArrivesByteForByte() throws {
+    let png = TestImages.png(width: 40, height: 30, shade: 0x33)
+    try png.write(to: URL(fileURLWithPath: a.root + "/me.png"))
+    #expect(try a.run(["profile", "avatar", "set", a.root + "/me.png"]).status == 0)
+    try sync(a)
+    try sync(b)
+    #expect(try b.run(["profile", "avatar", "export", "--out", b.root + "/me.png"]).status == 0)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: b.root + "/me.png")) == png)
+  }
+
+  @Test func syncWithoutAServerOrLoginSaysWhatToDo() throws {
+    let c = try VitalHome()
+    #expect(
+      try c.run(["account", "register", "--email", "c@example.org", "--password-stdin"], stdin: localPassword + "\n")
+        .status == 0)
+    expectCleanError(try c.run(["sync"]), mentioning: "remote set")
+    #expect(try c.run(["remote", "set", server.url.absoluteString]).status == 0)
+    expectCleanError(try c.run(["sync"]), mentioning: "remote login")
+    expectCleanError(
+      try c.run(["remote", "login", "--password-stdin"], stdin: "wrong password here\n"),
+      mentioning: "wrong email or password")
+    #expect(try c.run(["remote", "set", "http://127.0.0.1:9"]).status == 0)
+    expectCleanError(
+      try c.run(["remote", "login", "--password-stdin"], stdin: "whatever it is\n"), mentioning: "cannot reach")
+  }
+
+  @Test func aKilledServerLosesNothingThatWasAcknowledged() throws {
+    try passQuestionnaire(a)
+    // Many records in one push, through the same write path as the commands.
+    let db = try Database(path: a.home + "/vital.sqlite")
+    let account = try #require(try db.scalar(String.self, "SELECT id FROM account"))
+    let replica = Replica(db: db, accountID: account, now: ISO8601.date(from: "2026-11-22T08:00:00Z")!)
+    try db.transaction { _ in
+      for i in 0..<6000 {
+        try replica.write(
+          .donation, id: UUID().uuidString.lowercased(),
+          [
+            "kind": .text("plasma"), "status": .text("completed"), "scheduled_at": .null,
+            "completed_at": .text("2025-01-01T10:00:00.000Z"), "place": .text("Centre \(i)"), "notes": .null,
+          ])
+      }
+    }
+    let pushing = Process()
+    pushing.executableURL = VitalHome.binary
+    pushing.arguments = ["sync", "--home", a.home]
+    pushing.environment = ["TZ": "UTC", "VITAL_NOW": "2026-11-22T08:00:00Z", "PATH": "/usr/bin:/bin"]
+    pushing.standardOutput = FileHandle.nullDevice
+    pushing.standardError = FileHandle.nullDevice
+    try pushing.run()
+    usleep(400_000)
+    server.stop(signal: SIGKILL)
+    pushing.waitUntilExit()
+    try server.start()
+    try sync(a)
+    try sync(b)
+    try sync(a)
+    #expect(try history(a).count == 6000)
+    #expect(try history(b).count == 6000)
+    let places = { (device: VitalHome) in Set(try self.history(device).compactMap { $0["id"] as? String }) }
+    #expect(try places(a) == places(b))
+  }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import PropertyBased
+import Storage
+import TestServer
+import Testing
+
+@testable import Sync
+
+/// Three devices of one user do random things and sync in random order; after everyone syncs
+/// twice, every device holds the same data.
+@Suite struct ConvergenceTests {
+  @Test func threeDevicesConvergeWhateverTheyDoAndWhenTheySync() async throws {
+    var template = Array((NSTemporaryDirectory() + "/vital-converge-XXXXXX").utf8CString)
+    let folder = String(cString: mkdtemp(&template)!)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let server = try TestServer(dataDirectory: folder + "/data")
+
+    await propertyCheck(count: 6, input: Gen.int(in: 0...999_999).array(of: 5...40)) { operations in
+      let email = "p-\(UUID().uuidString.prefix(8).lowercased())@example.org"
+      let devices = try (0..<3).map { _ in try Device(email: email, url: server.url) }
+      try await devices[0].register()
+      try await devices[1].login()
+      try await devices[2].login()
+      for code in operations {
+        let device = devices[code / 7 % 3]
+        let local = try device.db.query("SELECT id FROM donation ORDER BY id") { try $0.get(0, as: String.self) }
+        let target = local.isEmpty ? nil : local[code / 21 % local.count]
+        switch code % 7 {
+        case 0, 1: _ = try device.donation(place: "centre \(code)")
+        case 2: if let target { try device.replica.write(.donation, id: target, ["place": .text("moved \(code)")]) }
+        case 3: if let target { try device.replica.write(.donation, id: target, ["status": .text("cancelled")]) }
+        case 4: if let target { try device.replica.delete(.donation, id: target) }
+        case 5: try device.replica.write(.profile, id: "profile-shared", ["surname": .text("s\(code)")])
+        default: try await device.sync()
+        }
+      }
+      for _ in 0..<2 {
+        for device in devices { try await device.sync() }
+      }
+      let first = try devices[0].snapshot()
+      for device in devices.dropFirst() {
+        #expect(try device.snapshot() == first)
+      }
+      #expect(try devices.allSatisfy { try $0.replica.pendingCount() == 0 })
+    }
+  }
+}
