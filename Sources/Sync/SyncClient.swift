@@ -68,6 +68,10 @@ public final class SyncClient {
     // network hide behind the local writes.
     var prefetched: Task<SyncResponse, any Error>?
     defer { prefetched?.cancel() }
+    // Fewer, larger checkpoints while pages stream in: pages rewritten by many commits are then
+    // copied into the database once. SQLite checkpoints what is left when the connection closes.
+    try db.execute("PRAGMA wal_autocheckpoint=20000")
+    defer { _ = try? db.execute("PRAGMA wal_autocheckpoint=1000") }
     while true {
       let pending = Self.wholeRecords(try replica.pending(limit: batchSize), full: batchSize)
       let changes = Self.group(pending)

@@ -11,62 +11,141 @@ enum WireJSON {
     case string(String)
     case array([Node])
     case object([(String, Node)])
-
-    subscript(key: String) -> Node? {
-      guard case .object(let members) = self else { return nil }
-      return members.first { $0.0 == key }?.1
-    }
   }
 
   struct Malformed: Error {}
 
-  static func parse(_ data: Data) throws -> Node {
-    try data.withUnsafeBytes { raw in
-      var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
-      let node = try parser.value()
-      parser.skipSpace()
-      guard parser.index == parser.bytes.count else { throw Malformed() }
-      return node
-    }
-  }
-
-  /// Reads a sync answer: `{"accepted", "changes": [...], "cursor", "has_more"}`.
+  /// Reads a sync answer, `{"accepted", "changes": [...], "cursor", "has_more"}`, straight into
+  /// changes, without building a tree first.
   static func syncResponse(_ data: Data) throws -> SyncResponse {
-    let root = try parse(data)
-    guard case .string(let cursor)? = root["cursor"], case .bool(let hasMore)? = root["has_more"],
-      case .array(let items)? = root["changes"]
-    else { throw Malformed() }
-    var accepted = 0
-    if case .int(let n)? = root["accepted"] { accepted = Int(n) }
-    var changes: [WireChange] = []
-    changes.reserveCapacity(items.count)
-    for item in items {
-      guard case .string(let dataset)? = item["dataset"], case .string(let id)? = item["id"],
-        case .object(let members)? = item["fields"]
-      else { throw Malformed() }
-      var fields: [String: WireField] = [:]
-      for (name, field) in members {
-        guard case .string(let hlc)? = field["hlc"], let value = field["value"] else { throw Malformed() }
-        let wire: WireValue
-        switch value {
-        case .null: wire = .null
-        case .bool(let b): wire = .bool(b)
-        case .int(let i): wire = .int(i)
-        case .double(let d): wire = .double(d)
-        case .string(let s): wire = .string(s)
-        case .array, .object: throw Malformed()
+    try data.withUnsafeBytes { raw in
+      var p = Parser(bytes: raw.bindMemory(to: UInt8.self))
+      var changes: [WireChange] = []
+      var cursor: String?
+      var hasMore: Bool?
+      var accepted = 0
+      try p.members { p, key in
+        switch key {
+        case "changes":
+          try p.elements { p in changes.append(try p.change()) }
+        case "cursor":
+          guard case .string(let text) = try p.value() else { throw Malformed() }
+          cursor = text
+        case "has_more":
+          guard case .bool(let flag) = try p.value() else { throw Malformed() }
+          hasMore = flag
+        case "accepted":
+          if case .int(let n) = try p.value() { accepted = Int(n) }
+        default:
+          _ = try p.value()
         }
-        fields[name] = WireField(value: wire, hlc: hlc)
       }
-      changes.append(WireChange(dataset: dataset, id: id, fields: fields))
+      p.skipSpace()
+      guard p.index == p.bytes.count, let cursor, let hasMore else { throw Malformed() }
+      return SyncResponse(changes: changes, cursor: cursor, hasMore: hasMore, accepted: accepted)
     }
-    return SyncResponse(changes: changes, cursor: cursor, hasMore: hasMore, accepted: accepted)
   }
 
   struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
+
+    /// Calls `body` for each member of an object, positioned at its value.
+    mutating func members(_ body: (inout Parser, String) throws -> Void) throws {
+      skipSpace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw Malformed() }
+      index += 1
+      skipSpace()
+      if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        return
+      }
+      while true {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Malformed() }
+        let key = try string()
+        try expect(UInt8(ascii: ":"))
+        try body(&self, key)
+        skipSpace()
+        guard index < bytes.count else { throw Malformed() }
+        if bytes[index] == UInt8(ascii: ",") {
+          index += 1
+          continue
+        }
+        if bytes[index] == UInt8(ascii: "}") {
+          index += 1
+          return
+        }
+        throw Malformed()
+      }
+    }
+
+    /// Calls `body` for each element of an array.
+    mutating func elements(_ body: (inout Parser) throws -> Void) throws {
+      skipSpace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { throw Malformed() }
+      index += 1
+      skipSpace()
+      if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+        index += 1
+        return
+      }
+      while true {
+        try body(&self)
+        skipSpace()
+        guard index < bytes.count else { throw Malformed() }
+        if bytes[index] == UInt8(ascii: ",") {
+          index += 1
+          continue
+        }
+        if bytes[index] == UInt8(ascii: "]") {
+          index += 1
+          return
+        }
+        throw Malformed()
+      }
+    }
+
+    mutating func change() throws -> WireChange {
+      var dataset: String?
+      var id: String?
+      var fields: [String: WireField] = [:]
+      try members { p, key in
+        switch key {
+        case "dataset":
+          guard case .string(let text) = try p.value() else { throw Malformed() }
+          dataset = text
+        case "id":
+          guard case .string(let text) = try p.value() else { throw Malformed() }
+          id = text
+        case "fields":
+          try p.members { p, name in
+            var value: WireValue?
+            var hlc: String?
+            try p.members { p, key in
+              let node = try p.value()
+              switch (key, node) {
+              case ("hlc", .string(let text)): hlc = text
+              case ("value", .null): value = .null
+              case ("value", .bool(let b)): value = .bool(b)
+              case ("value", .int(let i)): value = .int(i)
+              case ("value", .double(let d)): value = .double(d)
+              case ("value", .string(let text)): value = .string(text)
+              case ("value", _), ("hlc", _): throw Malformed()
+              default: break
+              }
+            }
+            guard let value, let hlc else { throw Malformed() }
+            fields[name] = WireField(value: value, hlc: hlc)
+          }
+        default:
+          _ = try p.value()
+        }
+      }
+      guard let dataset, let id else { throw Malformed() }
+      return WireChange(dataset: dataset, id: id, fields: fields)
+    }
 
     mutating func skipSpace() {
       while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
