@@ -5,7 +5,8 @@ let package = Package(
   name: "Vital",
   platforms: [.macOS(.v14)],
   products: [
-    .executable(name: "vital", targets: ["vital"])
+    .executable(name: "vital", targets: ["vital"]),
+    .executable(name: "vital-serve", targets: ["vital-serve"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -39,11 +40,14 @@ let package = Package(
     .executableTarget(
       name: "vital",
       dependencies: [
-        "Storage", "Auth", "Health", "Sync", "SyncServer",
+        "Storage", "Auth", "Health", "Sync",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/CLI"
     ),
+    // The server in its own process image: `vital serve` executes it, so the everyday `vital`
+    // binary starts without loading the HTTP server stack.
+    .executableTarget(name: "vital-serve", dependencies: ["Storage", "SyncServer"], path: "Sources/Serve"),
     // Benchmarks live in their own executable so the shipped binary carries no bench code.
     .executableTarget(name: "vital-bench", dependencies: ["Storage", "Auth"], path: "Sources/Bench"),
     // A helper the crash-safety test kills with SIGKILL in the middle of a write.
@@ -54,11 +58,12 @@ let package = Package(
     .testTarget(
       name: "SyncTests",
       dependencies: [
-        "Sync", "SyncServer", "Storage", "Auth", "vital", "TestServer",
+        "Sync", "SyncServer", "Storage", "Auth", "vital", "vital-serve", "TestServer",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(name: "AuthTests", dependencies: ["Auth", "Storage"]),
     .testTarget(name: "HealthTests", dependencies: ["Health", "Auth", "Storage", "TestImages"]),
-    .testTarget(name: "CLITests", dependencies: ["vital", "Storage", "Auth", "TestImages", "TestServer"]),
+    .testTarget(
+      name: "CLITests", dependencies: ["vital", "vital-serve", "Storage", "Auth", "TestImages", "TestServer"]),
   ]
 )

@@ -3,7 +3,6 @@ import Auth
 import Foundation
 import Storage
 import Sync
-import SyncServer
 
 extension Vital {
   struct Serve: AsyncParsableCommand {
@@ -13,28 +12,30 @@ extension Vital {
     @Option(help: "Folder for the server's SQLite database (default: <home>/server).") var data: String?
     @Option(help: "A PostgreSQL URL instead of SQLite.") var postgres: String?
 
+    func validate() throws {
+      let parts = listen.split(separator: ":", omittingEmptySubsequences: false)
+      guard parts.count >= 2, !parts.dropLast().joined().isEmpty, let port = Int(parts.last!),
+        (0...65535).contains(port)
+      else {
+        throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080")
+      }
+    }
+
     func run() async throws {
       guard postgres == nil else {
         throw CLIError.needsInput("the PostgreSQL backend is not built yet; run with --data (SQLite) for now")
       }
-      let parts = listen.split(separator: ":", omittingEmptySubsequences: false)
-      guard parts.count >= 2, let port = Int(parts.last!), (0...65535).contains(port) else {
-        throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080")
-      }
-      let host = parts.dropLast().joined(separator: ":")
       let environment = ProcessInfo.processInfo.environment
       let folder = data ?? Home.resolve(option: global.home, environment: environment) + "/server"
       umask(0o077)
       _ = try Home.prepare(folder)
-      let repository = try SQLiteSyncRepository(path: folder + "/server.sqlite")
-      var configuration = ServerConfiguration(host: host, port: port)
-      let (now, _) = try App.clock(environment)
-      if environment["VITAL_NOW"] != nil { configuration.now = { now } }
-      let app = buildApplication(configuration: configuration, repository: repository) { port in
-        Output.write(
-          global.json ? "{\"listening\": \"http://\(host):\(port)\"}" : "listening on http://\(host):\(port)")
+      var arguments = ["--listen", listen, "--data", folder]
+      if let now = environment["VITAL_NOW"], !now.isEmpty {
+        _ = try App.clock(environment)  // refuses a malformed VITAL_NOW here, with the usual message
+        arguments += ["--now", now]
       }
-      try await app.runService()
+      if global.json { arguments.append("--json") }
+      try ServerProcess.exec(arguments)
     }
   }
 

@@ -49,8 +49,10 @@ public struct Migrator: Sendable {
   @discardableResult
   public func migrate(_ db: Database) throws -> [String] {
     try checkCompatible(db)
+    // Every command opens the database: when all is applied, no write transaction is needed.
+    let alreadyApplied = Set(try appliedMigrations(in: db))
     var done: [String] = []
-    for (index, migration) in migrations.enumerated() {
+    for (index, migration) in migrations.enumerated() where !alreadyApplied.contains(migration.name) {
       let applied = try db.transaction(.immediate) { db -> Bool in
         // Re-read inside the write lock: another process may have migrated meanwhile.
         if try appliedMigrations(in: db).contains(migration.name) { return false }

@@ -181,7 +181,7 @@ struct SyncAPI: Sendable {
   static func describe(_ error: any Error) -> String {
     switch error as? DecodingError {
     case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c):
-      return "at \(c.codingPath.map(\.stringValue).joined(separator: "."))".replacingOccurrences(of: "at ", with: "at ")
+      return "at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
     case .keyNotFound(let key, _):
       return "missing \(key.stringValue)"
     default:

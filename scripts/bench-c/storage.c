@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
   sqlite3 *db;
   check(sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL), db, "open");
   sqlite3_busy_timeout(db, 5000);
-  check(sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;", 0, 0, 0), db, "pragmas");
+  check(sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-32768;", 0, 0, 0), db, "pragmas");
   check(sqlite3_exec(db,
     "CREATE TABLE donation (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,"
     " scheduled_at TEXT NOT NULL, completed_at TEXT, place TEXT NOT NULL, volume_ml INTEGER NOT NULL) STRICT", 0, 0, 0), db, "create");
