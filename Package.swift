@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .executable(name: "vital", targets: ["vital"]),
     .executable(name: "vital-serve", targets: ["vital-serve"]),
+    .executable(name: "vital-sync", targets: ["vital-sync"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -37,13 +38,27 @@ let package = Package(
         "Storage", "Auth", "Sync", .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
       ]),
+    // What every command line shares: the data folder, the session, output, errors.
+    .target(
+      name: "CLICore",
+      dependencies: ["Storage", "Auth", "Health", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     .executableTarget(
       name: "vital",
       dependencies: [
-        "Storage", "Auth", "Health", "Sync",
+        "Storage", "Auth", "Health", "CLICore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/CLI"
+    ),
+    // `vital remote` and `vital sync` run this binary: the HTTP client (FoundationNetworking and
+    // libcurl) costs every other command several milliseconds of start-up if linked into vital.
+    .executableTarget(
+      name: "vital-sync",
+      dependencies: [
+        "Storage", "Auth", "Health", "Sync", "CLICore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/SyncCLI"
     ),
     // The server in its own process image: `vital serve` executes it, so the everyday `vital`
     // binary starts without loading the HTTP server stack.
@@ -58,12 +73,13 @@ let package = Package(
     .testTarget(
       name: "SyncTests",
       dependencies: [
-        "Sync", "SyncServer", "Storage", "Auth", "vital", "vital-serve", "TestServer",
+        "Sync", "SyncServer", "Storage", "Auth", "vital", "vital-serve", "vital-sync", "TestServer",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(name: "AuthTests", dependencies: ["Auth", "Storage"]),
     .testTarget(name: "HealthTests", dependencies: ["Health", "Auth", "Storage", "TestImages"]),
     .testTarget(
-      name: "CLITests", dependencies: ["vital", "vital-serve", "Storage", "Auth", "TestImages", "TestServer"]),
+      name: "CLITests",
+      dependencies: ["vital", "vital-serve", "vital-sync", "Storage", "Auth", "TestImages", "TestServer"]),
   ]
 )

@@ -1,3 +1,4 @@
+import CLICore
 import Health
 
 extension App {

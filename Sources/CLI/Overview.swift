@@ -1,4 +1,5 @@
 import Auth
+import CLICore
 import Health
 
 /// What plain `vital` shows once an account exists: one screen of what matters now.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Auth
+import CLICore
 import Foundation
 import Health
 
@@ -11,12 +12,6 @@ extension Vital {
       subcommands: [Register.self, Login.self, Logout.self, Whoami.self, Passwd.self, Delete.self]
     )
   }
-}
-
-/// `--password-stdin`, shared by every command that asks for a password.
-struct PasswordOptions: ParsableArguments {
-  @Flag(help: "Read the password as a line from stdin instead of asking on the terminal.")
-  var passwordStdin = false
 }
 
 extension Vital.AccountCommand {

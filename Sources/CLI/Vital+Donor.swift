@@ -1,5 +1,6 @@
 import ArgumentParser
 import Auth
+import CLICore
 import Foundation
 import Health
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLICore
 import Foundation
 import Storage
 
@@ -14,7 +15,8 @@ struct Vital: AsyncParsableCommand {
       """,
     version: "vital \(version) (SQLite \(Database.sqliteVersion))",
     subcommands: [
-      AccountCommand.self, ProfileCommand.self, Donor.self, Remote.self, SyncCommand.self, Serve.self, DB.self,
+      AccountCommand.self, ProfileCommand.self, Donor.self, RemotePassthrough.self, SyncPassthrough.self, Serve.self,
+      DB.self,
     ]
   )
 

@@ -1,3 +1,5 @@
+import CLICore
+
 /// What a new user sees on the first run of plain `vital`.
 enum Welcome {
   static let firstRunText = """

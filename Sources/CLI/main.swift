@@ -1,2 +1,4 @@
 // Entry point: parse, run, and turn every failure into the one-line error convention.
+import CLICore
+
 await Vital.start()

@@ -2,15 +2,15 @@ import Foundation
 import Storage
 
 /// What every command needs: the data folder, the open database, the clock and the output.
-final class App {
-  let home: Home
-  let db: Database
-  let now: Date
-  let timeZone: TimeZone
-  let calendar: Calendar
-  let output: Output
+public final class App {
+  public let home: Home
+  public let db: Database
+  public let now: Date
+  public let timeZone: TimeZone
+  public let calendar: Calendar
+  public let output: Output
 
-  init(_ global: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+  public init(_ global: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
     // Files Vital creates (database, WAL, session, backups) are the owner's alone.
     umask(0o077)
     output = Output(json: global.json)
@@ -24,7 +24,7 @@ final class App {
   }
 
   /// `VITAL_NOW` replaces the system clock when set; `TZ` names the local zone.
-  static func clock(_ environment: [String: String]) throws -> (Date, TimeZone) {
+  public static func clock(_ environment: [String: String]) throws -> (Date, TimeZone) {
     var now = Date()
     if let text = environment["VITAL_NOW"], !text.isEmpty {
       guard let date = ISO8601.date(from: text) else { throw CLIError.badClock(text) }

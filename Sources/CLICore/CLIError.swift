@@ -1,5 +1,5 @@
 /// Failures of the command line itself. Each message says what to do next.
-enum CLIError: Error, CustomStringConvertible {
+public enum CLIError: Error, CustomStringConvertible {
   case homeIsNotAFolder(String)
   case homeNotWritable(String, reason: String)
   case badClock(String)
@@ -11,7 +11,7 @@ enum CLIError: Error, CustomStringConvertible {
   case needsInput(String)
   case cannotRead(String, reason: String)
 
-  var description: String {
+  public var description: String {
     switch self {
     case .homeIsNotAFolder(let path):
       return "the data folder '\(path)' is not a folder; pass --home with a folder path"

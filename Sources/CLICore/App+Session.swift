@@ -2,10 +2,10 @@ import Auth
 import Foundation
 
 extension App {
-  var accounts: AccountStore { AccountStore(db: db, now: now) }
+  public var accounts: AccountStore { AccountStore(db: db, now: now) }
 
   /// The logged-in account, or the error that tells the user how to log in.
-  func requireAccount() throws -> Account {
+  public func requireAccount() throws -> Account {
     guard let token = readSessionToken() else { throw AuthError.notLoggedIn }
     do {
       return try accounts.account(forToken: token)
@@ -16,12 +16,12 @@ extension App {
   }
 
   /// The account of the current session, if there is a valid one.
-  func currentAccount() -> Account? {
+  public func currentAccount() -> Account? {
     guard let token = readSessionToken() else { return nil }
     return try? accounts.account(forToken: token)
   }
 
-  func readSessionToken() -> String? {
+  public func readSessionToken() -> String? {
     guard let text = try? String(contentsOfFile: home.sessionPath, encoding: .utf8) else { return nil }
     let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
     return token.isEmpty ? nil : token
@@ -29,13 +29,13 @@ extension App {
 
   /// Starts a session for `account` and writes its token to `<home>/session` (0600), ending
   /// the session the file held before.
-  func logIn(_ account: Account) throws {
+  public func logIn(_ account: Account) throws {
     if let old = readSessionToken() { try accounts.endSession(token: old) }
     let token = try accounts.startSession(for: account)
     try writePrivateFile(home.sessionPath, Data((token + "\n").utf8))
   }
 
-  func logOut() throws -> Bool {
+  public func logOut() throws -> Bool {
     guard let token = readSessionToken() else { return false }
     try accounts.endSession(token: token)
     try? FileManager.default.removeItem(atPath: home.sessionPath)
@@ -43,7 +43,7 @@ extension App {
   }
 
   /// Writes through a temporary file and a rename, so readers never see half a file.
-  func writePrivateFile(_ path: String, _ data: Data) throws {
+  public func writePrivateFile(_ path: String, _ data: Data) throws {
     let temporary = path + ".tmp-\(getpid())"
     guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
     else { throw CLIError.cannotWrite(path, reason: String(cString: strerror(errno))) }

@@ -2,12 +2,12 @@ import Foundation
 
 /// Where an export goes: stdout, or a file written through a temporary name and renamed at the
 /// end, so a failed export never leaves half a file.
-final class OutputSink {
+public final class OutputSink {
   private let handle: FileHandle
   private let path: String?
   private let temporary: String?
 
-  init(path: String?, app: App) throws {
+  public init(path: String?, app: App) throws {
     guard let path, path != "-" else {
       handle = FileHandle.standardOutput
       self.path = nil
@@ -23,15 +23,15 @@ final class OutputSink {
     self.temporary = temporary
   }
 
-  func write(_ text: String) throws {
+  public func write(_ text: String) throws {
     try handle.write(contentsOf: Data(text.utf8))
   }
 
-  func write(bytes: [UInt8]) throws {
+  public func write(bytes: [UInt8]) throws {
     try bytes.withUnsafeBytes { try handle.write(contentsOf: $0) }
   }
 
-  func finish() throws {
+  public func finish() throws {
     guard let path, let temporary else { return }
     try handle.close()
     guard rename(temporary, path) == 0 else {
@@ -47,8 +47,8 @@ final class OutputSink {
 }
 
 /// Reads an input file (or stdin for `-`) with a size limit, as one clear error when it fails.
-enum InputFile {
-  static func read(_ path: String, limit: Int) throws -> Data {
+public enum InputFile {
+  public static func read(_ path: String, limit: Int) throws -> Data {
     if path == "-" {
       let data = FileHandle.standardInput.readData(ofLength: limit + 1)
       guard data.count <= limit else { throw CLIError.cannotRead(path, reason: "more than \(limit >> 20) MiB") }

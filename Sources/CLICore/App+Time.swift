@@ -4,7 +4,7 @@ import Storage
 
 extension App {
   /// Places a typed date-time on the time line: its own offset if it has one, else the local zone.
-  func instant(_ argument: DateTimeArgument) throws -> Date {
+  public func instant(_ argument: DateTimeArgument) throws -> Date {
     let f = argument.fields
     if let offset = f.offset { return ISO8601.date(from: f, offset: offset) }
     let components = DateComponents(
@@ -15,16 +15,16 @@ extension App {
     return date
   }
 
-  var today: LocalDate { LocalDate(now, in: calendar) }
+  public var today: LocalDate { LocalDate(now, in: calendar) }
 
   /// `2026-12-01T09:30:00+01:00`: what JSON output uses for instants.
-  func iso(_ date: Date?) -> JSON {
+  public func iso(_ date: Date?) -> JSON {
     date.map { .string(ISO8601.string(from: $0, timeZone: timeZone)) } ?? .null
   }
 
   /// `Tue 1 Dec 2026 09:30`: what people read. Built by hand: a DateFormatter costs
   /// milliseconds to load its locale data, a noticeable share of a short command.
-  func human(_ date: Date?) -> String {
+  public func human(_ date: Date?) -> String {
     guard let date else { return "-" }
     let c = calendar.dateComponents([.weekday, .day, .month, .year, .hour, .minute], from: date)
     let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON document with keys in the order the CLI contract lists them.
-enum JSON: Equatable {
+public enum JSON: Equatable, Sendable {
   case null
   case bool(Bool)
   case int(Int64)
@@ -10,12 +10,12 @@ enum JSON: Equatable {
   case array([JSON])
   case object([(String, JSON)])
 
-  static func == (a: JSON, b: JSON) -> Bool { a.serialized() == b.serialized() }
+  public static func == (a: JSON, b: JSON) -> Bool { a.serialized() == b.serialized() }
 
-  static func int(_ value: Int) -> JSON { .int(Int64(value)) }
-  static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
+  public static func int(_ value: Int) -> JSON { .int(Int64(value)) }
+  public static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
 
-  func serialized(pretty: Bool = true) -> String {
+  public func serialized(pretty: Bool = true) -> String {
     var out = ""
     write(into: &out, indent: pretty ? 0 : nil)
     return out

@@ -1,14 +1,16 @@
 import ArgumentParser
 
 /// Options every command accepts after its name.
-struct GlobalOptions: ParsableArguments {
+public struct GlobalOptions: ParsableArguments {
   @Option(
     name: .long,
     help: ArgumentHelp(
       "The data folder (default: $VITAL_HOME, else ${XDG_DATA_HOME:-~/.local/share}/vital).",
       valueName: "dir"))
-  var home: String?
+  public var home: String?
 
   @Flag(name: .long, help: "Print exactly one JSON document on stdout.")
-  var json = false
+  public var json = false
+
+  public init() {}
 }

@@ -2,10 +2,10 @@ import ArgumentParser
 import Foundation
 import Storage
 
-extension Vital {
+extension ParsableCommand {
   /// Parses the arguments and runs the command. Usage errors keep argument-parser's wording and
   /// exit 64; every other failure is one `error:` line on stderr and exit 1.
-  static func start() async {
+  public static func start() async {
     let command: ParsableCommand
     do {
       command = try parseAsRoot()
@@ -19,24 +19,28 @@ extension Vital {
         var command = command
         try command.run()
       }
-    } catch let error where isParserError(error) {
+    } catch let error where CommandLineErrors.isParserError(error) {
       exit(withError: error)
     } catch {
-      Output.error(message(for: error))
+      Output.error(CommandLineErrors.message(for: error))
       Foundation.exit(1)
     }
   }
+}
 
+public enum CommandLineErrors {
   /// Help requests, validation and exit codes thrown while running belong to argument-parser.
-  static func isParserError(_ error: Error) -> Bool {
+  public static func isParserError(_ error: Error) -> Bool {
     error is ExitCode || error is CleanExit || error is ValidationError
       || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
   }
 
-  static func message(for error: Error) -> String {
+  /// Vital's own errors say what to do in their description; others get their best text.
+  public static func message(for error: Error) -> String {
     let module = String(reflecting: type(of: error)).prefix(while: { $0 != "." })
     switch error {
-    case let error as CustomStringConvertible where ["vital", "Storage", "Auth", "Health"].contains(module):
+    case let error as CustomStringConvertible
+    where ["vital", "vital_sync", "CLICore", "Storage", "Auth", "Health", "Sync"].contains(module):
       return error.description
     case let error as LocalizedError:
       return error.errorDescription ?? "\(error)"

@@ -1,44 +1,11 @@
 import ArgumentParser
 import Auth
+import CLICore
 import Foundation
 import Storage
 import Sync
 
-extension Vital {
-  struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the sync server.")
-    @OptionGroup var global: GlobalOptions
-    @Option(help: "Address to listen on; loopback unless you mean otherwise.") var listen = "127.0.0.1:8080"
-    @Option(help: "Folder for the server's SQLite database (default: <home>/server).") var data: String?
-    @Option(help: "A PostgreSQL URL instead of SQLite.") var postgres: String?
-
-    func validate() throws {
-      let parts = listen.split(separator: ":", omittingEmptySubsequences: false)
-      guard parts.count >= 2, !parts.dropLast().joined().isEmpty, let port = Int(parts.last!),
-        (0...65535).contains(port)
-      else {
-        throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080")
-      }
-    }
-
-    func run() async throws {
-      guard postgres == nil else {
-        throw CLIError.needsInput("the PostgreSQL backend is not built yet; run with --data (SQLite) for now")
-      }
-      let environment = ProcessInfo.processInfo.environment
-      let folder = data ?? Home.resolve(option: global.home, environment: environment) + "/server"
-      umask(0o077)
-      _ = try Home.prepare(folder)
-      var arguments = ["--listen", listen, "--data", folder]
-      if let now = environment["VITAL_NOW"], !now.isEmpty {
-        _ = try App.clock(environment)  // refuses a malformed VITAL_NOW here, with the usual message
-        arguments += ["--now", now]
-      }
-      if global.json { arguments.append("--json") }
-      try ServerProcess.exec(arguments)
-    }
-  }
-
+extension VitalSync {
   struct Remote: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "The sync server for this account.", subcommands: [SetURL.self, Register.self, Login.self, Status.self])
@@ -81,7 +48,7 @@ extension Vital {
   }
 }
 
-extension Vital.Remote {
+extension VitalSync.Remote {
   struct SetURL: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "set", abstract: "Remember the server's URL.")
     @OptionGroup var global: GlobalOptions

@@ -2,13 +2,13 @@ import Foundation
 
 /// Passwords come from a terminal with echo off, or from stdin with `--password-stdin`; never
 /// from an argument, where `ps` and shell history would show them.
-enum PasswordPrompt {
-  enum Failure: Error, CustomStringConvertible {
+public enum PasswordPrompt {
+  public enum Failure: Error, CustomStringConvertible {
     case noTerminal
     case missingLine(String)
     case mismatch
 
-    var description: String {
+    public var description: String {
       switch self {
       case .noTerminal: return "no terminal to ask for the password on; pass --password-stdin and send it on stdin"
       case .missingLine(let what): return "expected the \(what) as a line on stdin"
@@ -18,7 +18,7 @@ enum PasswordPrompt {
   }
 
   /// One password: the next stdin line with `fromStdin`, else asked for on the terminal.
-  static func read(_ what: String, fromStdin: Bool, confirm: Bool = false) throws -> String {
+  public static func read(_ what: String, fromStdin: Bool, confirm: Bool = false) throws -> String {
     if fromStdin {
       guard let line = readLine(strippingNewline: true) else { throw Failure.missingLine(what) }
       return line.hasSuffix("\r") ? String(line.dropLast()) : line

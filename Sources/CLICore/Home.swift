@@ -1,14 +1,14 @@
 import Foundation
 
 /// The data folder: `vital.sqlite` and `session` live here, readable by the owner only.
-struct Home {
-  let path: String
+public struct Home {
+  public let path: String
 
-  var databasePath: String { path + "/vital.sqlite" }
-  var sessionPath: String { path + "/session" }
+  public var databasePath: String { path + "/vital.sqlite" }
+  public var sessionPath: String { path + "/session" }
 
   /// `--home`, else `$VITAL_HOME`, else `${XDG_DATA_HOME:-~/.local/share}/vital`.
-  static func resolve(option: String?, environment: [String: String]) -> String {
+  public static func resolve(option: String?, environment: [String: String]) -> String {
     if let option, !option.isEmpty { return option }
     if let home = environment["VITAL_HOME"], !home.isEmpty { return home }
     if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/vital" }
@@ -17,7 +17,7 @@ struct Home {
   }
 
   /// Creates the folder (0700) if needed and checks that Vital can write there.
-  static func prepare(_ path: String) throws -> Home {
+  public static func prepare(_ path: String) throws -> Home {
     var info = stat()
     if stat(path, &info) == 0 {
       guard info.st_mode & S_IFMT == S_IFDIR else { throw CLIError.homeIsNotAFolder(path) }

@@ -1,0 +1,61 @@
+import ArgumentParser
+import CLICore
+import Foundation
+
+extension Vital {
+  struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the sync server.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Address to listen on; loopback unless you mean otherwise.") var listen = "127.0.0.1:8080"
+    @Option(help: "Folder for the server's SQLite database (default: <home>/server).") var data: String?
+    @Option(help: "A PostgreSQL URL instead of SQLite.") var postgres: String?
+
+    func validate() throws {
+      let parts = listen.split(separator: ":", omittingEmptySubsequences: false)
+      guard parts.count >= 2, !parts.dropLast().joined().isEmpty, let port = Int(parts.last!),
+        (0...65535).contains(port)
+      else {
+        throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080")
+      }
+    }
+
+    func run() async throws {
+      guard postgres == nil else {
+        throw CLIError.needsInput("the PostgreSQL backend is not built yet; run with --data (SQLite) for now")
+      }
+      let environment = ProcessInfo.processInfo.environment
+      let folder = data ?? Home.resolve(option: global.home, environment: environment) + "/server"
+      umask(0o077)
+      _ = try Home.prepare(folder)
+      var arguments = ["--listen", listen, "--data", folder]
+      if let now = environment["VITAL_NOW"], !now.isEmpty {
+        _ = try App.clock(environment)  // refuses a malformed VITAL_NOW here, with the usual message
+        arguments += ["--now", now]
+      }
+      if global.json { arguments.append("--json") }
+      try Sibling.exec("vital-serve", arguments)
+    }
+  }
+
+}
+
+extension Vital {
+  /// `vital remote ...` runs in vital-sync, which carries the HTTP client.
+  struct RemotePassthrough: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "remote", abstract: "The sync server for this account: set, register, login, status.")
+    @Argument(parsing: .captureForPassthrough, help: "set URL | register | login | status, and their options")
+    var arguments: [String] = []
+
+    func run() async throws { try Sibling.exec("vital-sync", ["remote"] + arguments) }
+  }
+
+  /// `vital sync` runs in vital-sync.
+  struct SyncPassthrough: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "sync", abstract: "Push local changes to the server and pull everyone else's.")
+    @Argument(parsing: .captureForPassthrough, help: "--home DIR, --json") var arguments: [String] = []
+
+    func run() async throws { try Sibling.exec("vital-sync", ["sync"] + arguments) }
+  }
+}
