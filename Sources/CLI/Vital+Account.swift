@@ -16,7 +16,8 @@ extension Vital {
 
 extension Vital.AccountCommand {
   struct Register: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Create a local account and log in to it.")
+    static let configuration = CommandConfiguration(
+      commandName: "register", abstract: "Create a local account and log in to it.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "Your email address; it names the account.") var email: String
     @Option(help: "What Vital calls you.") var name: String?
@@ -38,7 +39,8 @@ extension Vital.AccountCommand {
   }
 
   struct Login: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Log in to a local account.")
+    static let configuration = CommandConfiguration(
+      commandName: "login", abstract: "Log in to a local account.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "The account's email address.") var email: String
     @OptionGroup var password: PasswordOptions
@@ -53,7 +55,8 @@ extension Vital.AccountCommand {
   }
 
   struct Logout: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "End the session in this data folder.")
+    static let configuration = CommandConfiguration(
+      commandName: "logout", abstract: "End the session in this data folder.")
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -64,7 +67,7 @@ extension Vital.AccountCommand {
   }
 
   struct Whoami: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the logged-in account.")
+    static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Show the logged-in account.")
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -76,6 +79,7 @@ extension Vital.AccountCommand {
 
   struct Passwd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "passwd",
       abstract: "Change the password (old, then new); every session of the account ends.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var password: PasswordOptions
@@ -95,6 +99,7 @@ extension Vital.AccountCommand {
 
   struct Delete: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "delete",
       abstract: "Delete the logged-in account and every record it owns.")
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Confirm that everything of this account is to be deleted.") var yes = false

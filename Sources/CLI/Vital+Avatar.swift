@@ -29,7 +29,8 @@ extension Vital.ProfileCommand {
   }
 
   struct Export: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Write the stored avatar bytes to a file.")
+    static let configuration = CommandConfiguration(
+      commandName: "export", abstract: "Write the stored avatar bytes to a file.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "Where to write it ('-' for stdout).") var out: String
 
@@ -49,7 +50,8 @@ extension Vital.ProfileCommand {
   }
 
   struct Clear: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove your avatar.")
+    static let configuration = CommandConfiguration(
+      commandName: "clear", abstract: "Remove your avatar.")
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {

@@ -16,6 +16,7 @@ extension Vital {
 extension Vital.DB {
   struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "check",
       abstract: "Run SQLite's integrity check and report the schema version.")
 
     @OptionGroup var global: GlobalOptions
@@ -47,6 +48,7 @@ extension Vital.DB {
 
   struct Backup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "backup",
       abstract: "Copy the database to FILE with SQLite's online backup (safe while in use).")
 
     @OptionGroup var global: GlobalOptions

@@ -34,7 +34,8 @@ struct DonorContext {
 
 extension Vital.Donor {
   struct Questions: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the eligibility questions.")
+    static let configuration = CommandConfiguration(
+      commandName: "questions", abstract: "List the eligibility questions.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "en or ru.") var lang: Questionnaire.Language = .en
 

@@ -5,7 +5,8 @@ import Health
 
 extension Vital.Donor {
   struct Book: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Book a donation appointment.")
+    static let configuration = CommandConfiguration(
+      commandName: "book", abstract: "Book a donation appointment.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "Local date and time, e.g. 2026-12-01T09:30.") var at: DateTimeArgument
     @Option(help: "Where you will donate.") var place: String
@@ -20,6 +21,7 @@ extension Vital.Donor {
 
   struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "status",
       abstract: "Your next appointment, the calendar days left, and what to do now.")
     @OptionGroup var global: GlobalOptions
 
@@ -79,7 +81,8 @@ extension Vital.Donor {
   }
 
   struct Cancel: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Cancel the scheduled appointment.")
+    static let configuration = CommandConfiguration(
+      commandName: "cancel", abstract: "Cancel the scheduled appointment.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The appointment's id (or its first characters); the scheduled one if omitted.") var id: String?
 
@@ -91,7 +94,8 @@ extension Vital.Donor {
   }
 
   struct Complete: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Record the scheduled appointment as donated.")
+    static let configuration = CommandConfiguration(
+      commandName: "complete", abstract: "Record the scheduled appointment as donated.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The appointment's id (or its first characters); the scheduled one if omitted.") var id: String?
     @Option(help: "When you donated (default: the appointment's time).") var at: DateTimeArgument?
@@ -104,7 +108,8 @@ extension Vital.Donor {
   }
 
   struct Record: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add a past donation to your history.")
+    static let configuration = CommandConfiguration(
+      commandName: "record", abstract: "Add a past donation to your history.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "When you donated, e.g. 2026-03-01T10:00.") var at: DateTimeArgument
     @Option(help: "Where you donated.") var place: String
@@ -119,7 +124,8 @@ extension Vital.Donor {
   }
 
   struct History: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Every donation and appointment, newest first.")
+    static let configuration = CommandConfiguration(
+      commandName: "history", abstract: "Every donation and appointment, newest first.")
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {

@@ -23,7 +23,8 @@ extension Vital.Donor {
   enum Format: String, ExpressibleByArgument, CaseIterable { case csv, json }
 
   struct Export: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Write your donation history as CSV or JSON.")
+    static let configuration = CommandConfiguration(
+      commandName: "export", abstract: "Write your donation history as CSV or JSON.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "csv (RFC 4180) or json.") var format: Format = .csv
     @Option(help: "A file to write (default: stdout).") var out: String?
@@ -43,6 +44,7 @@ extension Vital.Donor {
 
   struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "import",
       abstract: "Import donations from CSV (the export format); idempotent by id, all or nothing.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The CSV file, or - for stdin.") var file: String

@@ -16,7 +16,7 @@ extension Vital {
 
 extension Vital.ProfileCommand {
   struct Show: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show your profile.")
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show your profile.")
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -45,6 +45,7 @@ extension Vital.ProfileCommand {
 
   struct Set: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "set",
       abstract: "Change profile fields; an empty value (--surname '') clears a text field.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "What Vital calls you.") var name: String?

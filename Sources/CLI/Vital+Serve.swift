@@ -4,7 +4,8 @@ import Foundation
 
 extension Vital {
   struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the sync server.")
+    static let configuration = CommandConfiguration(
+      commandName: "serve", abstract: "Run the sync server.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "Address to listen on; loopback unless you mean otherwise.") var listen = "127.0.0.1:8080"
     @Option(help: "Folder for the server's SQLite database (default: <home>/server).") var data: String?

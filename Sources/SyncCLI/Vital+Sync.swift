@@ -8,6 +8,7 @@ import Sync
 extension VitalSync {
   struct Remote: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "remote",
       abstract: "The sync server for this account.", subcommands: [SetURL.self, Register.self, Login.self, Status.self])
   }
 
@@ -72,6 +73,7 @@ extension VitalSync.Remote {
 
   struct Register: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "register",
       abstract: "Create an account on the server for this account's email, and log in to it.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var password: PasswordOptions
@@ -85,7 +87,8 @@ extension VitalSync.Remote {
   }
 
   struct Login: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Log in to the server with this account's email.")
+    static let configuration = CommandConfiguration(
+      commandName: "login", abstract: "Log in to the server with this account's email.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var password: PasswordOptions
 
@@ -97,7 +100,8 @@ extension VitalSync.Remote {
   }
 
   struct Status: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The server, the login and what waits to be sent.")
+    static let configuration = CommandConfiguration(
+      commandName: "status", abstract: "The server, the login and what waits to be sent.")
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
