@@ -11,7 +11,7 @@ public struct ServerConfiguration: Sendable {
   public var port: Int
   public var bodyLimit = 10 << 20
   public var maxChangesPerRequest = 5000
-  public var pageSize = 2500
+  public var pageSize = 5000
   public var hasher = PasswordHasher.standard
   /// Replaces the clock (VITAL_NOW), as everywhere in Vital.
   public var now: @Sendable () -> Date = { Date() }
