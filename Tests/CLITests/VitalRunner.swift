@@ -55,7 +55,7 @@ final class VitalHome {
     if let asUser {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
       process.arguments =
-        ["--reuid=\(asUser)", "--regid=\(asUser == "nobody" ? "nogroup" : asUser)", "--clear-groups", Self.binary.path]
+        ["--reuid=\(asUser)", "--regid=\(asUser == "nobody" ? "nogroup" : asUser)", "--clear-groups", try reachableCopy()]
         + args
     } else {
       process.executableURL = Self.binary
@@ -84,6 +84,17 @@ final class VitalHome {
       status: process.terminationStatus,
       stdout: try String(contentsOfFile: out, encoding: .utf8),
       stderr: try String(contentsOfFile: err, encoding: .utf8))
+  }
+
+  /// The binary copied into this test's folder (0755): the checkout it was built in may sit
+  /// under a folder other users cannot enter, such as /root.
+  func reachableCopy() throws -> String {
+    let copy = root + "/vital"
+    if !FileManager.default.fileExists(atPath: copy) {
+      try FileManager.default.copyItem(atPath: Self.binary.path, toPath: copy)
+      chmod(copy, 0o755)
+    }
+    return copy
   }
 
   func mode(_ path: String) -> mode_t {
