@@ -188,58 +188,18 @@ enum WireJSON {
       depth += 1
       defer { depth -= 1 }
       guard depth < 64 else { throw Malformed() }
-      index += 1
       var members: [(String, Node)] = []
-      skipSpace()
-      if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-        index += 1
-        return .object(members)
-      }
-      while true {
-        skipSpace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Malformed() }
-        let key = try string()
-        try expect(UInt8(ascii: ":"))
-        members.append((key, try value()))
-        skipSpace()
-        guard index < bytes.count else { throw Malformed() }
-        if bytes[index] == UInt8(ascii: ",") {
-          index += 1
-          continue
-        }
-        if bytes[index] == UInt8(ascii: "}") {
-          index += 1
-          return .object(members)
-        }
-        throw Malformed()
-      }
+      try self.members { p, key in members.append((key, try p.value())) }
+      return .object(members)
     }
 
     mutating func array() throws -> Node {
       depth += 1
       defer { depth -= 1 }
       guard depth < 64 else { throw Malformed() }
-      index += 1
       var items: [Node] = []
-      skipSpace()
-      if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-        index += 1
-        return .array(items)
-      }
-      while true {
-        items.append(try value())
-        skipSpace()
-        guard index < bytes.count else { throw Malformed() }
-        if bytes[index] == UInt8(ascii: ",") {
-          index += 1
-          continue
-        }
-        if bytes[index] == UInt8(ascii: "]") {
-          index += 1
-          return .array(items)
-        }
-        throw Malformed()
-      }
+      try elements { p in items.append(try p.value()) }
+      return .array(items)
     }
 
     mutating func string() throws -> String {
