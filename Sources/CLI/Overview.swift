@@ -1,15 +1,37 @@
 import Auth
 import CLICore
+import Foundation
 import Health
 
 /// What plain `vital` shows once an account exists: one screen of what matters now.
 struct Overview {
   let account: Account?
   let profile: Profile?
+  let appointment: Donation?
+  let daysLeft: Int?
+  let nextEligible: LocalDate?
+  let app: App
 
   init(app: App) throws {
+    self.app = app
     account = app.currentAccount()
-    profile = try account.map { try ProfileStore(db: app.db, account: $0, now: app.now).load() }
+    guard let account else {
+      (profile, appointment, daysLeft, nextEligible) = (nil, nil, nil, nil)
+      return
+    }
+    let profile = try ProfileStore(db: app.db, account: account, now: app.now).load()
+    let donations = DonationStore(db: app.db, account: account, now: app.now, calendar: app.calendar)
+    let (recent, ever) = try donations.recentHistory()
+    self.profile = profile
+    appointment = recent.filter { $0.status == .scheduled }.min {
+      ($0.scheduledAt ?? .distantFuture) < ($1.scheduledAt ?? .distantFuture)
+    }
+    daysLeft = appointment?.scheduledAt.map { app.today.days(to: LocalDate($0, in: app.calendar), in: app.calendar) }
+    nextEligible =
+      Eligibility.evaluate(
+        history: recent, everDonated: ever, profile: profile, kind: appointment?.kind ?? .wholeBlood,
+        questionnaire: try donations.latestQuestionnaire(), now: app.now, calendar: app.calendar
+      ).nextEligible
   }
 
   var json: JSON {
@@ -19,6 +41,9 @@ struct Overview {
       ("account", account.json),
       ("blood_type", .optional(profile.bloodType?.description)),
       ("region", .string(profile.region.rawValue)),
+      ("next_appointment", appointment.map(app.json) ?? .null),
+      ("days_left", daysLeft.map { JSON.int($0) } ?? .null),
+      ("next_eligible", .optional(nextEligible?.description)),
     ])
   }
 
@@ -28,8 +53,16 @@ struct Overview {
         "Not logged in. Log in with 'vital account login --email EMAIL', or create another account with 'vital account register'."
     }
     var lines = ["Vital — \(account.human)"]
-    lines.append("  blood type  \(profile.bloodType?.description ?? "not set (vital profile set --blood-type A+)")")
-    lines.append("  region      \(profile.region.rawValue)")
+    lines.append("  blood type     \(profile.bloodType?.description ?? "not set (vital profile set --blood-type A+)")")
+    if let appointment, let daysLeft {
+      let when = daysLeft == 0 ? "today" : daysLeft == 1 ? "tomorrow" : daysLeft > 0 ? "in \(daysLeft) days" : "passed"
+      lines.append("  appointment    \(app.human(appointment.scheduledAt)) (\(when)), \(appointment.place)")
+    } else {
+      lines.append("  appointment    none (vital donor book --at ... --place ...)")
+    }
+    lines.append(
+      "  may donate     \(nextEligible.map { $0 <= app.today ? "now" : "from \($0)" } ?? "see vital donor eligibility")"
+    )
     lines.append("")
     lines.append("See 'vital --help' for every command.")
     return lines.joined(separator: "\n")

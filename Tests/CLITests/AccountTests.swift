@@ -156,6 +156,11 @@ import Testing
     let run = try vital.run([])
     #expect(run.status == 0)
     #expect(run.stdout.contains("ann@example.org"))
+    #expect(run.stdout.contains("may donate"))
     #expect(!run.stdout.contains("Welcome to Vital"))
+    let json = try #require(try vital.run(["--json"]).object)
+    #expect(json["logged_in"] as? Bool == true)
+    #expect(json["next_eligible"] as? String == "2026-12-01")
+    #expect(json["next_appointment"] is NSNull)
   }
 }

@@ -55,7 +55,10 @@ final class VitalHome {
     if let asUser {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
       process.arguments =
-        ["--reuid=\(asUser)", "--regid=\(asUser == "nobody" ? "nogroup" : asUser)", "--clear-groups", try reachableCopy()]
+        [
+          "--reuid=\(asUser)", "--regid=\(asUser == "nobody" ? "nogroup" : asUser)", "--clear-groups",
+          try reachableCopy(),
+        ]
         + args
     } else {
       process.executableURL = Self.binary
