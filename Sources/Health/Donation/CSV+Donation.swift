@@ -40,15 +40,16 @@ extension DonationStore {
 
   public enum ImportError: Error, Equatable, CustomStringConvertible {
     case csv(CSV.ParseError)
-    case header(found: String)
+    case header(columns: Int)
     case row(line: Int, String)
 
     public var description: String {
       switch self {
       case .csv(let error): return "\(error); nothing was imported"
-      case .header(let found):
+      case .header(let columns):
+        // The line itself is not echoed: it may be a row of health data.
         return
-          "line 1: the header must be \(DonationStore.csvHeader.joined(separator: ",")), found \(found.prefix(80)); nothing was imported"
+          "line 1: the header must be \(DonationStore.csvHeader.joined(separator: ",")) (found \(columns) columns that differ); nothing was imported"
       case .row(let line, let problem): return "line \(line): \(problem); nothing was imported"
       }
     }
@@ -59,7 +60,7 @@ extension DonationStore {
     let records: [CSV.Record]
     do { records = try CSV.parse(data) } catch let error as CSV.ParseError { throw ImportError.csv(error) }
     guard let header = records.first, header.fields == Self.csvHeader else {
-      throw ImportError.header(found: records.first?.fields.joined(separator: ",") ?? "an empty file")
+      throw ImportError.header(columns: records.first?.fields.count ?? 0)
     }
     var donations: [(line: Int, donation: Donation)] = []
     var seen: [String: Int] = [:]
