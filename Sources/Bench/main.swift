@@ -1,6 +1,8 @@
 // vital-bench: the Swift halves of scripts/bench.
 //   vital-bench storage DB ROWS   Storage inserts and lookups (compare scripts/bench-c/storage.c)
 //   vital-bench kdf RUNS          the scrypt KDF at the standard cost, one time per line
+//   vital-bench seed-donations HOME N   N donations through the synced write path
+//   vital-bench apply DB N        merges N remote records into an empty database (sync, no network)
 import Auth
 import Foundation
 import Storage
@@ -34,6 +36,29 @@ case ("seed-donations", 4):
         ])
     }
   }
+case ("apply", 4):
+  // Merges N remote donation records into an empty database, pages of 5000: the local half of
+  // an initial sync, without the network.
+  guard let rows = Int(arguments[3]), rows > 0 else { exit(64) }
+  let db = try VitalSchema.open(path: arguments[2])
+  try db.execute("INSERT INTO account (id, email, password_hash, created_at) VALUES ('a', 'a@b.c', 'x', '2026')")
+  let replica = Replica(db: db, accountID: "a", now: Date())
+  let hlc = HLC("2026-11-22T10:00:00.000Z-0000-0123456789abcdef")!
+  let start = DispatchTime.now().uptimeNanoseconds
+  for page in stride(from: 0, to: rows, by: 5000) {
+    try db.transaction { _ in
+      for i in page..<min(rows, page + 5000) {
+        let fields: [String: (value: DatabaseValue, hlc: HLC)] = [
+          "kind": (.text("plasma"), hlc), "status": (.text("completed"), hlc), "scheduled_at": (.null, hlc),
+          "completed_at": (.text("2025-01-01T10:00:00.000Z"), hlc), "place": (.text("Centre \(i % 50)"), hlc),
+          "notes": (.null, hlc),
+        ]
+        try replica.apply(.donation, id: UUID().uuidString.lowercased(), fields, observeClock: false)
+      }
+    }
+  }
+  let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+  print("apply_seconds \(seconds) records_per_second \(Int(Double(rows) / seconds))")
 default:
   FileHandle.standardError.write(
     Data("usage: vital-bench storage DB ROWS | kdf RUNS | seed-donations HOME ROWS\n".utf8))
