@@ -215,8 +215,6 @@ public struct Replica {
       """, accountID, dataset.name, id, text)
   }
 
-  /// The field clocks a remote change carried for record `id`, for pushing a record's state.
-  public func fieldClocks(_ dataset: Dataset, id: String) throws -> [String: HLC] { try clocks(dataset, id) }
 
   /// This device's node id: 16 hex digits made once per database.
   func node() throws -> String {
