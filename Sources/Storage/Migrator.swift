@@ -35,22 +35,24 @@ public struct Migrator: Sendable {
     return try db.query("SELECT name FROM schema_migration ORDER BY rowid") { try $0.get(0, as: String.self) }
   }
 
-  /// Throws `newerSchema` when `db` holds migrations this version does not know. Reads only.
-  public func checkCompatible(_ db: Database) throws {
+  /// Throws `newerSchema` when `db` holds migrations this version does not know; returns the
+  /// applied ones. Reads only.
+  @discardableResult
+  public func checkCompatible(_ db: Database) throws -> [String] {
     let version = try db.scalar(Int.self, "PRAGMA user_version") ?? 0
     let applied = try appliedMigrations(in: db)
     let known = migrations.map(\.name)
     if version > known.count || applied.count > known.count || Array(known.prefix(applied.count)) != applied {
       throw StorageError.newerSchema(found: max(version, applied.count), supported: known.count)
     }
+    return applied
   }
 
   /// Brings `db` up to date; returns the names it applied (none when already current).
   @discardableResult
   public func migrate(_ db: Database) throws -> [String] {
-    try checkCompatible(db)
     // Every command opens the database: when all is applied, no write transaction is needed.
-    let alreadyApplied = Set(try appliedMigrations(in: db))
+    let alreadyApplied = Set(try checkCompatible(db))
     var done: [String] = []
     for (index, migration) in migrations.enumerated() where !alreadyApplied.contains(migration.name) {
       let applied = try db.transaction(.immediate) { db -> Bool in

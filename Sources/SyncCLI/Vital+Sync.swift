@@ -18,17 +18,11 @@ extension VitalSync {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-      let app = try App(global)
-      let account = try app.requireAccount()
-      guard var remote = try RemoteSettings.load(app.db, accountID: account.id), let url = URL(string: remote.url)
-      else {
-        throw CLIError.needsInput("no server set; run 'vital remote set URL' first")
-      }
+      var (app, account, client, remote) = try RemoteContext.open(global)
       guard let token = remote.token else {
         throw CLIError.needsInput(
           "not logged in to \(remote.url); run 'vital remote login' (or 'vital remote register')")
       }
-      let client = SyncClient(db: app.db, accountID: account.id, now: app.now, url: url)
       let tty = isatty(STDERR_FILENO) == 1
       let summary = try await client.sync(token: token, cursor: remote.cursor) { cursor in
         remote.cursor = cursor

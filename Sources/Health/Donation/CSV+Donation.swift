@@ -91,10 +91,11 @@ extension DonationStore {
           try insert(donation)
           summary.inserted += 1
         case account.id:
-          if try find(donation.id) == donation {
+          let stored = try find(donation.id)
+          if stored == donation {
             summary.unchanged += 1
           } else {
-            try update(donation)
+            try update(donation, from: stored)
             summary.updated += 1
           }
         default:

@@ -155,9 +155,8 @@ public struct DonationStore {
 
   /// Writes only the fields that differ from what is stored, so concurrent edits of other
   /// fields on other devices survive the merge.
-  func update(_ d: Donation) throws {
-    let old = try find(d.id)
-    let before = Self.fields(old)
+  func update(_ d: Donation, from old: Donation? = nil) throws {
+    let before = Self.fields(try old ?? find(d.id))
     let changed = Self.fields(d).filter { before[$0.key] != $0.value }
     if !changed.isEmpty { try replica.write(.donation, id: d.id, changed) }
   }

@@ -215,7 +215,6 @@ public struct Replica {
       """, accountID, dataset.name, id, text)
   }
 
-
   /// This device's node id: 16 hex digits made once per database.
   func node() throws -> String {
     try db.scalar(String.self, "SELECT value FROM meta WHERE key = 'device_id'") ?? "0000000000000000"
