@@ -73,7 +73,7 @@ let package = Package(
     .testTarget(
       name: "SyncTests",
       dependencies: [
-        "Sync", "SyncServer", "Storage", "Auth", "vital", "vital-serve", "vital-sync", "TestServer",
+        "Sync", "SyncServer", "Storage", "Auth", "Health", "vital", "vital-serve", "vital-sync", "TestServer",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(name: "AuthTests", dependencies: ["Auth", "Storage"]),

@@ -115,3 +115,42 @@ CREATE TABLE sync_remote (
   cursor TEXT,
   last_sync TEXT
 ) STRICT;
+
+-- Cycle: logged periods (an ongoing one has no end). Medications: schedules as `HH:MM,...`
+-- and `mon,tue,...`; stock counts down from `stock` by the doses taken after `stock_set_at`,
+-- so takes on two devices both count. A dose event's id is its medication and scheduled time,
+-- so the same dose recorded on two devices is one record.
+CREATE TABLE period (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  start TEXT NOT NULL,
+  "end" TEXT,
+  CHECK ("end" IS NULL OR "end" >= start)
+) STRICT;
+CREATE INDEX period_account_start ON period(account_id, start);
+
+CREATE TABLE medication (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  times TEXT NOT NULL,
+  days TEXT,
+  dose TEXT,
+  stock INTEGER,
+  stock_set_at TEXT,
+  refill_at INTEGER,
+  since TEXT NOT NULL
+) STRICT;
+CREATE INDEX medication_account ON medication(account_id, name);
+
+CREATE TABLE dose (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  medication_id TEXT NOT NULL,
+  medication TEXT NOT NULL,
+  dose TEXT,
+  scheduled_at TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('taken', 'skipped')),
+  at TEXT NOT NULL
+) STRICT;
+CREATE INDEX dose_account_medication ON dose(account_id, medication_id, scheduled_at);

@@ -18,3 +18,10 @@ public struct Output {
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))
   }
 }
+
+extension Output {
+  /// Colour only on a terminal, and never when `NO_COLOR` is set (https://no-color.org).
+  public static var colour: Bool {
+    isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+  }
+}

@@ -83,6 +83,24 @@ import Testing
       + "0b7a2a5e-1c1d-4a53-9b9e-6b0d2f1e1a11,platelets,completed,,2026-01-05T10:00:00+01:00,Imported,\r\n"
     _ = try donations.importCSV(Data(csv.utf8))
     #expect(try drain() == ["donation": 6])
+
+    let periods = PeriodStore(db: db, account: account, now: now, calendar: calendar)
+    try periods.log(start: LocalDate("2026-11-01")!, end: nil)
+    #expect(try drain() == ["period": 2])
+    try periods.log(start: LocalDate("2026-11-01")!, end: LocalDate("2026-11-05")!)
+    #expect(try drain() == ["period": 2])
+    try periods.remove(start: LocalDate("2026-11-01")!)
+    #expect(try drain() == ["period": 1])
+
+    let meds = MedicationStore(db: db, account: account, now: now, calendar: calendar)
+    _ = try meds.add(name: "Iron", times: ["10:30"], days: nil, dose: "1", stock: 30, refillAt: nil)
+    #expect(try drain() == ["medication": 8])
+    _ = try meds.take("iron", at: nil)
+    #expect(try drain() == ["dose": 6])
+    try meds.refill("Iron", stock: 60)
+    #expect(try drain() == ["medication": 2])
+    try meds.remove("Iron")
+    #expect(try drain() == ["medication": 1])
     try expectEveryRowTracked()
   }
 

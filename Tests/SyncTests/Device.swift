@@ -64,7 +64,7 @@ final class Device {
   func snapshot() throws -> [String] {
     var lines: [String] = []
     for dataset in Dataset.all where dataset != .blob {
-      let columns = ["\(dataset.key)"] + dataset.fields
+      let columns = (["\(dataset.key)"] + dataset.fields).map { "\"\($0)\"" }
       lines += try db.query(
         "SELECT \(columns.joined(separator: ", ")) FROM \(dataset.name) WHERE account_id = ? ORDER BY 1", accountID
       ) { row in dataset.name + ": " + (0..<row.count).map { "\(row[$0])" }.joined(separator: "|") }

@@ -44,6 +44,19 @@ public struct LocalDate: Comparable, Hashable, Sendable, CustomStringConvertible
     calendar.dateComponents([.day], from: noon(calendar), to: other.noon(calendar)).day!
   }
 
+  /// Days since 1970-01-01: plain day arithmetic for rules that count days, not hours.
+  public var ordinal: Int { Int(ISO8601.days(fromCivil: Int64(year), month, day)) }
+
+  public init(ordinal: Int) {
+    let (y, m, d) = ISO8601.civil(fromDays: Int64(ordinal))
+    (year, month, day) = (Int(y), m, d)
+  }
+
+  public func adding(days: Int) -> LocalDate { LocalDate(ordinal: ordinal + days) }
+
+  /// Monday is 1, Sunday 7 (ISO 8601).
+  public var weekday: Int { ((ordinal % 7 + 7) % 7 + 3) % 7 + 1 }
+
   /// Whole years from `self` to `other`, as ages are counted.
   public func years(to other: LocalDate) -> Int {
     var years = other.year - year

@@ -14,11 +14,14 @@ public enum DonationError: Error, Equatable, CustomStringConvertible {
   case notScheduled(String, status: String)
   case completedInFuture
   case emptyPlace
+  case duringPeriod(start: String, from: String)
 
   public var description: String {
     switch self {
     case .alreadyScheduled(let id, let at):
       return "you already have an appointment on \(at) (\(id.prefix(8))); cancel it first with 'vital donor cancel'"
+    case .duringPeriod(let start, let from):
+      return "that day is within 5 days after the period logged from \(start); book on \(from) or later"
     case .inThePast:
       return "that time is in the past; to add a past donation use 'vital donor record'"
     case .tooFarAhead(let limit):

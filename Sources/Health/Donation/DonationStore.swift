@@ -97,10 +97,19 @@ public struct DonationStore {
     guard LocalDate(at, in: calendar) >= next else {
       throw DonationError.beforeNextEligible(next.description, reasons: verdict.reasons)
     }
+    let day = LocalDate(at, in: calendar)
+    let periods = PeriodStore(db: db, account: account, now: now, calendar: calendar)
+    if let period = try periods.list().last(where: { (0...Self.daysAfterPeriod).contains($0.start.days(to: day)) }) {
+      throw DonationError.duringPeriod(
+        start: period.start.description, from: period.start.adding(days: Self.daysAfterPeriod + 1).description)
+    }
     let donation = Donation(kind: kind, status: .scheduled, scheduledAt: at, completedAt: nil, place: place)
     try insert(donation)
     return donation
   }
+
+  /// The donor app's rule: no donation within 5 days after a period started.
+  static let daysAfterPeriod = 5
 
   public func cancel(_ idOrPrefix: String?) throws -> Donation {
     var donation = try target(idOrPrefix)

@@ -21,9 +21,17 @@ public struct Dataset: Hashable, Sendable {
     name: "donation", table: "donation", key: "id",
     fields: ["kind", "status", "scheduled_at", "completed_at", "place", "notes"], stamp: "updated_at")
 
+  public static let period = Dataset(name: "period", table: "period", key: "id", fields: ["start", "end"], stamp: nil)
+  public static let medication = Dataset(
+    name: "medication", table: "medication", key: "id",
+    fields: ["name", "times", "days", "dose", "stock", "stock_set_at", "refill_at", "since"], stamp: nil)
+  public static let dose = Dataset(
+    name: "dose", table: "dose", key: "id",
+    fields: ["medication_id", "medication", "dose", "scheduled_at", "status", "at"], stamp: nil)
+
   /// Every synced dataset, in the order a new device applies them (blobs before the profile
   /// that points at them).
-  public static let all: [Dataset] = [.blob, .profile, .questionnaire, .donation]
+  public static let all: [Dataset] = [.blob, .profile, .questionnaire, .donation, .period, .medication, .dose]
 
   public static func named(_ name: String) -> Dataset? { all.first { $0.name == name } }
 }

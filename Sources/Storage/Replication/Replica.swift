@@ -160,7 +160,7 @@ public struct Replica {
     if let stamp = dataset.stamp { columns.append((stamp, now.databaseValue)) }
     guard !columns.isEmpty else { return }
     func insert() throws {
-      let names = [dataset.key, "account_id"] + columns.map { $0.0 }
+      let names = [dataset.key, "account_id"] + columns.map { "\"\($0.0)\"" }
       try db.execute(
         "INSERT INTO \(dataset.table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
         arguments: [id, accountID] + columns.map { $0.1 })
@@ -172,7 +172,7 @@ public struct Replica {
         // The row exists after all: update it below.
       }
     }
-    let assignments = columns.map { "\($0.0) = ?" }.joined(separator: ", ")
+    let assignments = columns.map { "\"\($0.0)\" = ?" }.joined(separator: ", ")
     let changed = try db.execute(
       "UPDATE \(dataset.table) SET \(assignments) WHERE \(dataset.key) = ? AND account_id = ?",
       arguments: columns.map { $0.1 } + [id, accountID])

@@ -1,0 +1,167 @@
+import ArgumentParser
+import Auth
+import CLICore
+import Foundation
+import Health
+
+extension Vital {
+  struct Cycle: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "cycle",
+      abstract: "Periods, and the next periods, ovulation and fertile window predicted with ranges.",
+      subcommands: [Log.self, Remove.self, List.self, Predict.self, CalendarCommand.self])
+  }
+}
+
+struct CycleContext {
+  let app: App
+  let store: PeriodStore
+
+  init(_ global: GlobalOptions) throws {
+    app = try App(global)
+    store = PeriodStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
+  }
+}
+
+extension App {
+  func json(_ p: Period) -> JSON {
+    .object([("id", .string(p.id)), ("start", .string(p.start.description)), ("end", .optional(p.end?.description))])
+  }
+
+  func json(_ prediction: CyclePrediction) -> JSON {
+    func range(_ r: ClosedRange<LocalDate>) -> JSON {
+      .array([.string(r.lowerBound.description), .string(r.upperBound.description)])
+    }
+    return .object([
+      ("based_on_cycles", .int(prediction.basedOnCycles)),
+      (
+        "cycle_length",
+        .object([
+          ("mean", .int(prediction.meanCycle)),
+          ("sd", prediction.sd.map { JSON.double(($0 * 100).rounded() / 100) } ?? .null),
+        ])
+      ),
+      ("period_length", .int(prediction.periodLength)),
+      ("confidence", .string(prediction.confidence.rawValue)),
+      (
+        "predictions",
+        .array(
+          prediction.next.map { n in
+            .object([
+              ("start", .string(n.start.description)), ("start_range", range(n.startRange)),
+              ("end", .string(n.end.description)), ("ovulation", .string(n.ovulation.description)),
+              ("fertile_window", range(n.fertileWindow)),
+            ])
+          })
+      ),
+      ("note", .string(CyclePrediction.note)),
+    ])
+  }
+}
+
+extension Vital.Cycle {
+  struct Log: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "log", abstract: "Log a period, or set the end of the one that starts on --start.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The first day, YYYY-MM-DD.") var start: LocalDate
+    @Option(help: "The last day; leave out while it is ongoing.") var end: LocalDate?
+
+    func run() async throws {
+      let c = try CycleContext(global)
+      let period = try c.store.log(start: start, end: end)
+      try c.app.output.show(c.app.json(period)) {
+        "logged: \(period.start) to \(period.end?.description ?? "ongoing")"
+      }
+    }
+  }
+
+  struct Remove: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "remove", abstract: "Delete the period that starts on --start.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Its first day, YYYY-MM-DD.") var start: LocalDate
+
+    func run() async throws {
+      let c = try CycleContext(global)
+      let period = try c.store.remove(start: start)
+      try c.app.output.show(c.app.json(period)) {
+        "removed: \(period.start) to \(period.end?.description ?? "ongoing")"
+      }
+    }
+  }
+
+  struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Logged periods, oldest first.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+      let c = try CycleContext(global)
+      let periods = try c.store.list()
+      try c.app.output.show(.array(periods.map(c.app.json))) {
+        guard !periods.isEmpty else { return "No periods logged; add one with 'vital cycle log --start YYYY-MM-DD'." }
+        return periods.map { p in
+          let days = p.length.map { "\($0) days" } ?? "ongoing"
+          return "\(p.start)  \(p.end?.description ?? "          ")  \(days)"
+        }.joined(separator: "\n")
+      }
+    }
+  }
+
+  struct Predict: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "predict", abstract: "The next periods, ovulation and fertile windows, with ranges.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "How many periods to predict (1-24).") var count = 3
+
+    func run() async throws {
+      let c = try CycleContext(global)
+      let p = try c.store.predict(count: count)
+      try c.app.output.show(c.app.json(p)) {
+        var lines = [
+          p.confidence == .high
+            ? "Cycle \(p.meanCycle) days (sd \(String(format: "%.1f", p.sd ?? 0)), from \(p.basedOnCycles) cycles), period \(p.periodLength) days."
+            : "Fewer than 3 cycles logged: predicting from a \(p.meanCycle)-day cycle and a \(p.periodLength)-day period (low confidence)."
+        ]
+        for n in p.next {
+          lines.append(
+            "  period \(n.start) (\(n.startRange.lowerBound) to \(n.startRange.upperBound)) until \(n.end); ovulation \(n.ovulation), fertile \(n.fertileWindow.lowerBound) to \(n.fertileWindow.upperBound)"
+          )
+        }
+        return (lines + [CyclePrediction.note]).joined(separator: "\n")
+      }
+    }
+  }
+
+  struct CalendarCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "calendar", abstract: "A month grid marking logged, predicted, fertile and ovulation days.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The month, YYYY-MM (default: this month).") var month: String?
+
+    func run() async throws {
+      let c = try CycleContext(global)
+      let today = c.app.today
+      var (year, m) = (today.year, today.month)
+      if let month {
+        guard let first = LocalDate(month + "-01") else {
+          throw ValidationError("--month '\(month.prefix(20))' is not a month; use YYYY-MM")
+        }
+        (year, m) = (first.year, first.month)
+      }
+      let periods = try c.store.list()
+      // Enough predictions to reach past the month shown.
+      let monthEnd = LocalDate(year: year, month: m, day: 1)!.adding(days: 40)
+      let count = max(1, min(24, (today.days(to: monthEnd) / 20) + 2))
+      let prediction = periods.isEmpty ? nil : try c.store.predict(count: count)
+      let days = CycleCalendar.marks(year: year, month: m, periods: periods, prediction: prediction, today: today)
+      let json = JSON.array(
+        days.map {
+          .object([("date", .string($0.0.description)), ("marks", .array($0.1.map { .string($0.rawValue) }))])
+        })
+      try c.app.output.show(json) {
+        CalendarGrid.text(year: year, month: m, days: days, today: today, colour: Output.colour)
+      }
+    }
+  }
+}

@@ -1,0 +1,34 @@
+/// What a day of the cycle calendar shows.
+public enum CycleMark: String, CaseIterable, Sendable {
+  case period, predicted, fertile, ovulation
+
+  /// The letter used where colour is not available.
+  public var letter: Character {
+    switch self {
+    case .period: return "P"
+    case .predicted: return "p"
+    case .fertile: return "f"
+    case .ovulation: return "O"
+    }
+  }
+}
+
+public enum CycleCalendar {
+  /// The marks of every day of `month` (`year`, `month`) from logged periods and predictions.
+  public static func marks(
+    year: Int, month: Int, periods: [Period], prediction: CyclePrediction?, today: LocalDate
+  ) -> [(LocalDate, [CycleMark])] {
+    let first = LocalDate(year: year, month: month, day: 1)!
+    let days = (0..<31).map { first.adding(days: $0) }.filter { $0.month == month }
+    return days.map { day in
+      var marks: [CycleMark] = []
+      if periods.contains(where: { $0.days(today: today).contains(day) }) { marks.append(.period) }
+      for next in prediction?.next ?? [] {
+        if (next.start...next.end).contains(day), !marks.contains(.period) { marks.append(.predicted) }
+        if next.fertileWindow.contains(day) { marks.append(.fertile) }
+        if next.ovulation == day { marks.append(.ovulation) }
+      }
+      return (day, marks)
+    }
+  }
+}

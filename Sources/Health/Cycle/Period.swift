@@ -1,0 +1,27 @@
+import Foundation
+
+/// A logged period: its first day and, once it is over, its last day.
+public struct Period: Equatable, Sendable {
+  public let id: String
+  public var start: LocalDate
+  public var end: LocalDate?
+
+  public init(id: String = UUID().uuidString.lowercased(), start: LocalDate, end: LocalDate?) {
+    self.id = id
+    self.start = start
+    self.end = end
+  }
+
+  /// Days from the first to the last, both counted; nil while ongoing.
+  public var length: Int? { end.map { start.days(to: $0) + 1 } }
+
+  /// The days it covers, up to `today` while ongoing.
+  public func days(today: LocalDate) -> ClosedRange<LocalDate> {
+    start...max(start, end ?? today)
+  }
+}
+
+extension LocalDate {
+  /// Whole days from `self` to `other`, counted on the calendar alone.
+  public func days(to other: LocalDate) -> Int { other.ordinal - ordinal }
+}

@@ -1,0 +1,74 @@
+import Auth
+import Foundation
+import Storage
+
+/// One account's logged periods. Every write goes through the Replica, so periods sync.
+public struct PeriodStore {
+  let db: Database
+  let account: Account
+  let now: Date
+  let today: LocalDate
+
+  public init(db: Database, account: Account, now: Date, calendar: Calendar) {
+    self.db = db
+    self.account = account
+    self.now = now
+    self.today = LocalDate(now, in: calendar)
+  }
+
+  public func list() throws -> [Period] {
+    try db.query(
+      "SELECT id, start, \"end\" FROM period WHERE account_id = ? ORDER BY start", account.id
+    ) { row in
+      guard let start = LocalDate(try row.get(1, as: String.self)) else {
+        throw StorageError.typeMismatch(column: "start", expected: "a date", sql: nil)
+      }
+      return Period(id: try row.get(0), start: start, end: try row.get(2, as: String?.self).flatMap(LocalDate.init))
+    }
+  }
+
+  /// Logs a period, or sets the end of the one that starts on `start`. Overlaps with another
+  /// period, a reversed range and future days are refused.
+  @discardableResult
+  public func log(start: LocalDate, end: LocalDate?) throws -> Period {
+    if let end, end < start { throw CycleError.endBeforeStart(start: start.description, end: end.description) }
+    for day in [start, end].compactMap({ $0 }) where day > today { throw CycleError.inTheFuture(day.description) }
+    return try db.transaction { _ in
+      let periods = try list()
+      var period = periods.first { $0.start == start } ?? Period(start: start, end: end)
+      period.end = end
+      let range = start...(end ?? Self.openEnded)
+      for other in periods where other.id != period.id {
+        let otherRange = other.start...(other.end ?? Self.openEnded)
+        if other.end == nil, other.start < start {
+          throw CycleError.stillOngoing(start: other.start.description)
+        }
+        if range.overlaps(otherRange) {
+          throw CycleError.overlaps(start: other.start.description, end: other.end?.description)
+        }
+      }
+      try replica.write(
+        .period, id: period.id,
+        ["start": .text(period.start.description), "end": period.end.map(\.description).databaseValue])
+      return period
+    }
+  }
+
+  @discardableResult
+  public func remove(start: LocalDate) throws -> Period {
+    guard let period = try list().first(where: { $0.start == start }) else {
+      throw CycleError.notFound(start: start.description)
+    }
+    try replica.delete(.period, id: period.id)
+    return period
+  }
+
+  public func predict(count: Int) throws -> CyclePrediction {
+    guard (1...24).contains(count) else { throw CycleError.badCount }
+    return try CyclePrediction.predict(periods: list(), today: today, count: count)
+  }
+
+  static let openEnded = LocalDate(year: 9999, month: 12, day: 31)!
+
+  var replica: Replica { Replica(db: db, accountID: account.id, now: now) }
+}

@@ -1,0 +1,245 @@
+import Auth
+import Foundation
+import Storage
+
+/// One account's medications and dose events. Every write goes through the Replica.
+public struct MedicationStore {
+  let db: Database
+  let account: Account
+  let now: Date
+  let calendar: Calendar
+
+  /// How far from a scheduled time a take or skip may be, and how long an unrecorded dose
+  /// waits before it counts as missed.
+  public static let window: TimeInterval = 12 * 3600
+
+  public init(db: Database, account: Account, now: Date, calendar: Calendar) {
+    self.db = db
+    self.account = account
+    self.now = now
+    self.calendar = calendar
+  }
+
+  public func list() throws -> [Medication] {
+    try db.query(
+      """
+      SELECT id, name, times, days, dose, stock, stock_set_at, refill_at, since FROM medication
+      WHERE account_id = ? ORDER BY name COLLATE NOCASE, id
+      """, account.id
+    ) { row in
+      let times = try row.get(2, as: String.self).split(separator: ",").compactMap { TimeOfDay(String($0)) }
+      let days = try row.get(3, as: String?.self).map {
+        $0.split(separator: ",").compactMap { Weekday(name: String($0)) }
+      }
+      return Medication(
+        id: try row.get(0), name: try row.get(1), times: times, days: days, dose: try row.get(4), stock: try row.get(5),
+        stockSetAt: try row.get(6), refillAt: try row.get(7), since: try row.get(8))
+    }
+  }
+
+  /// A medication by name (any case) or by an unambiguous id prefix of at least 4 characters.
+  public func find(_ key: String) throws -> Medication {
+    let all = try list()
+    if let byName = all.first(where: { $0.name.lowercased() == key.lowercased() }) { return byName }
+    let prefix = key.lowercased()
+    let matches = prefix.count >= 4 ? all.filter { $0.id.hasPrefix(prefix) } : []
+    guard matches.count <= 1 else { throw MedicationError.ambiguous(key) }
+    guard let found = matches.first else { throw MedicationError.notFound(key) }
+    return found
+  }
+
+  // MARK: Writes
+
+  public func add(
+    name: String, times: [String], days: [String]?, dose: String?, stock: Int?, refillAt: Int?
+  ) throws -> Medication {
+    let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+      throw MedicationError.emptyName
+    }
+    guard !times.isEmpty else { throw MedicationError.noTimes }
+    var parsedTimes: [TimeOfDay] = []
+    for text in times {
+      guard let time = TimeOfDay(text) else { throw MedicationError.badTime(text) }
+      if !parsedTimes.contains(time) { parsedTimes.append(time) }
+    }
+    var parsedDays: [Weekday]?
+    if let days {
+      parsedDays = try Array(
+        Set(
+          days.flatMap { $0.split(separator: ",") }.map { text in
+            guard let day = Weekday(name: text.trimmingCharacters(in: .whitespaces)) else {
+              throw MedicationError.badDay(String(text))
+            }
+            return day
+          })
+      ).sorted()
+    }
+    for n in [stock, refillAt].compactMap({ $0 }) where !(0...100_000).contains(n) { throw MedicationError.badStock }
+    let medication = Medication(
+      name: name, times: parsedTimes.sorted(), days: parsedDays, dose: dose?.trimmingCharacters(in: .whitespaces),
+      stock: stock, stockSetAt: stock == nil ? nil : now, refillAt: refillAt, since: now)
+    try db.transaction { _ in
+      if try list().contains(where: { $0.name.lowercased() == name.lowercased() }) {
+        throw MedicationError.duplicateName(name)
+      }
+      try replica.write(.medication, id: medication.id, Self.fields(medication))
+    }
+    return medication
+  }
+
+  /// Removes the medication and with it its schedule and reminders; recorded doses stay in the history.
+  @discardableResult
+  public func remove(_ key: String) throws -> Medication {
+    let medication = try find(key)
+    try replica.delete(.medication, id: medication.id)
+    return medication
+  }
+
+  /// Counts the stock afresh: `stock` from now on.
+  @discardableResult
+  public func refill(_ key: String, stock: Int) throws -> Medication {
+    guard (0...100_000).contains(stock) else { throw MedicationError.badStock }
+    var medication = try find(key)
+    medication.stock = stock
+    medication.stockSetAt = now
+    try replica.write(
+      .medication, id: medication.id, ["stock": stock.databaseValue, "stock_set_at": now.databaseValue])
+    return medication
+  }
+
+  public struct Taken: Sendable {
+    public let dose: Dose
+    public let stock: Int?
+    public let refillDue: Bool
+  }
+
+  /// Records the nearest scheduled dose as taken and lowers the stock.
+  public func take(_ key: String, at: Date?) throws -> Taken {
+    let medication = try find(key)
+    let dose = try record(medication, status: .taken, at: at ?? now)
+    let stock = try currentStock(medication)
+    return Taken(dose: dose, stock: stock, refillDue: stock.map { $0 <= medication.refillThreshold } ?? false)
+  }
+
+  public func skip(_ key: String, at: Date?) throws -> Dose {
+    try record(try find(key), status: .skipped, at: at ?? now)
+  }
+
+  private func record(_ medication: Medication, status: DoseStatus, at: Date) throws -> Dose {
+    guard at <= now else { throw MedicationError.inTheFuture }
+    let candidates = medication.scheduled(
+      from: at.addingTimeInterval(-Self.window), to: at.addingTimeInterval(Self.window + 1), calendar: calendar)
+    let recorded = try events(medication.id)
+    func distance(_ t: Date) -> TimeInterval { abs(t.timeIntervalSince(at)) }
+    // The nearest dose; between two equally near, the one not yet recorded, else the earlier.
+    guard
+      let nearest = candidates.filter({ distance($0) <= Self.window }).min(by: {
+        (distance($0), recorded[$0] == nil ? 0 : 1, $0.timeIntervalSince1970)
+          < (distance($1), recorded[$1] == nil ? 0 : 1, $1.timeIntervalSince1970)
+      })
+    else { throw MedicationError.noDoseNear(medication.name) }
+    if let existing = recorded[nearest] {
+      throw MedicationError.alreadyRecorded(
+        status: existing.status.rawValue, scheduled: ISO8601.string(from: nearest, timeZone: calendar.timeZone))
+    }
+    let dose = Dose(
+      medicationID: medication.id, medication: medication.name, dose: medication.dose, scheduledAt: nearest,
+      status: status, at: at)
+    try replica.write(
+      .dose, id: Dose.id(medication: medication.id, scheduledAt: nearest),
+      [
+        "medication_id": .text(medication.id), "medication": .text(medication.name),
+        "dose": medication.dose.databaseValue, "scheduled_at": nearest.databaseValue,
+        "status": .text(status.rawValue), "at": at.databaseValue,
+      ])
+    return dose
+  }
+
+  // MARK: Reads
+
+  /// The stock now: the counted stock less the doses taken since it was counted (never below 0).
+  public func currentStock(_ medication: Medication) throws -> Int? {
+    guard let stock = medication.stock else { return nil }
+    let since = medication.stockSetAt ?? medication.since
+    let taken =
+      try db.scalar(
+        Int.self,
+        "SELECT count(*) FROM dose WHERE account_id = ? AND medication_id = ? AND status = 'taken' AND at >= ?",
+        account.id, medication.id, since) ?? 0
+    return max(0, stock - taken)
+  }
+
+  /// Recorded takes and skips of one medication, by scheduled time.
+  func events(_ medicationID: String) throws -> [Date: Dose] {
+    let rows = try db.query(
+      """
+      SELECT medication_id, medication, dose, scheduled_at, status, at FROM dose
+      WHERE account_id = ? AND medication_id = ?
+      """, account.id, medicationID, row: Self.dose)
+    return Dictionary(rows.map { ($0.scheduledAt, $0) }, uniquingKeysWith: { a, _ in a })
+  }
+
+  /// Every scheduled dose of `medication` in `[from, to)` with what became of it.
+  public func doses(_ medication: Medication, from: Date, to: Date) throws -> [Dose] {
+    let recorded = try events(medication.id)
+    return medication.scheduled(from: from, to: to, calendar: calendar).map { t in
+      if let event = recorded[t] { return event }
+      let status: DoseStatus = medication.missedAfter(t, calendar: calendar) <= now ? .missed : .pending
+      return Dose(
+        medicationID: medication.id, medication: medication.name, dose: medication.dose, scheduledAt: t,
+        status: status, at: nil)
+    }
+  }
+
+  public struct Stats: Equatable, Sendable {
+    public let name: String
+    public let scheduled: Int
+    public let taken: Int
+    public let skipped: Int
+    public let missed: Int
+    /// Taken over scheduled doses due in the window; nil when none was due.
+    public var adherence: Double? { scheduled == 0 ? nil : Double(taken) / Double(scheduled) }
+  }
+
+  /// Per medication, the doses due over the last `days` local days (today included).
+  public func stats(days: Int) throws -> [Stats] {
+    guard (1...3660).contains(days) else { throw MedicationError.badDays }
+    let from = LocalDate(now, in: calendar).adding(days: -(days - 1), in: calendar).start(in: calendar)
+    return try list().map { m in
+      let due = try doses(m, from: from, to: now.addingTimeInterval(0.001))
+      func count(_ s: DoseStatus) -> Int { due.filter { $0.status == s }.count }
+      return Stats(
+        name: m.name, scheduled: due.count, taken: count(.taken), skipped: count(.skipped), missed: count(.missed))
+    }
+  }
+
+  /// Every dose event: recorded takes and skips (also of removed medications) and the doses
+  /// missed so far, by scheduled time.
+  public func history() throws -> [Dose] {
+    var all = try db.query(
+      "SELECT medication_id, medication, dose, scheduled_at, status, at FROM dose WHERE account_id = ?", account.id,
+      row: Self.dose)
+    for m in try list() {
+      all += try doses(m, from: m.since, to: now).filter { $0.status == .missed }
+    }
+    return all.sorted { ($0.scheduledAt, $0.medication) < ($1.scheduledAt, $1.medication) }
+  }
+
+  static func dose(_ row: Row) throws -> Dose {
+    Dose(
+      medicationID: try row.get(0), medication: try row.get(1), dose: try row.get(2), scheduledAt: try row.get(3),
+      status: DoseStatus(rawValue: try row.get(4)) ?? .taken, at: try row.get(5))
+  }
+
+  static func fields(_ m: Medication) -> [String: DatabaseValue] {
+    [
+      "name": .text(m.name), "times": .text(m.times.map(\.description).joined(separator: ",")),
+      "days": m.days.map { $0.map(\.name).joined(separator: ",") }.databaseValue, "dose": m.dose.databaseValue,
+      "stock": m.stock.databaseValue, "stock_set_at": m.stockSetAt.databaseValue,
+      "refill_at": m.refillAt.databaseValue, "since": m.since.databaseValue,
+    ]
+  }
+
+  var replica: Replica { Replica(db: db, accountID: account.id, now: now) }
+}

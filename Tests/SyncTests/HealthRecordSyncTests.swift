@@ -1,0 +1,56 @@
+import Auth
+import Foundation
+import Health
+import Storage
+import TestServer
+import Testing
+
+/// Cycle and medication records travel like every other user-owned table.
+@Suite struct HealthRecordSyncTests {
+  let folder: String
+  let server: TestServer
+
+  init() throws {
+    var template = Array((NSTemporaryDirectory() + "/vital-server-XXXXXX").utf8CString)
+    folder = String(cString: mkdtemp(&template)!)
+    server = try TestServer(dataDirectory: folder + "/data")
+  }
+
+  @Test func periodsMedicationsAndDosesConverge() async throws {
+    let a = try Device(email: "meds@example.org", url: server.url)
+    let b = try Device(email: "meds@example.org", url: server.url)
+    try await a.register()
+    try await b.login()
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let now = Date()
+    func account(_ d: Device) -> Account { Account(id: d.accountID, email: d.email, name: nil) }
+    let periodsA = PeriodStore(db: a.db, account: account(a), now: now, calendar: calendar)
+    let today = LocalDate(now, in: calendar)
+    try periodsA.log(start: today.adding(days: -3), end: nil)
+    // Scheduled one minute ago, so both devices find the same dose.
+    let time = calendar.dateComponents([.hour, .minute], from: now.addingTimeInterval(-60))
+    let hhmm = String(format: "%02d:%02d", time.hour!, time.minute!)
+    let medsA = MedicationStore(db: a.db, account: account(a), now: now.addingTimeInterval(-3600), calendar: calendar)
+    _ = try medsA.add(name: "Iron", times: [hhmm], days: nil, dose: "1", stock: 10, refillAt: nil)
+    try await a.sync()
+    try await b.sync()
+    #expect(try b.snapshot() == a.snapshot())
+
+    // Both devices record the same dose, and B ends the period: one dose record, and the stock
+    // counts the take once.
+    _ = try MedicationStore(db: a.db, account: account(a), now: now, calendar: calendar).take("iron", at: nil)
+    usleep(5000)
+    let medsB = MedicationStore(db: b.db, account: account(b), now: now, calendar: calendar)
+    _ = try medsB.take("Iron", at: nil)
+    try PeriodStore(db: b.db, account: account(b), now: now, calendar: calendar).log(
+      start: today.adding(days: -3), end: today)
+    try await b.sync()
+    try await a.sync()
+    try await b.sync()
+    #expect(try b.snapshot() == a.snapshot())
+    #expect(try a.db.scalar(Int.self, "SELECT count(*) FROM dose") == 1)
+    #expect(try medsB.currentStock(try medsB.find("iron")) == 9)
+    #expect(try periodsA.list().first?.end == today)
+  }
+}
