@@ -154,3 +154,26 @@ CREATE TABLE dose (
   at TEXT NOT NULL
 ) STRICT;
 CREATE INDEX dose_account_medication ON dose(account_id, medication_id, scheduled_at);
+
+-- Reminders: which sources are on (per device: a notification shows on this screen), what
+-- `vital reminders notify` has delivered or reported missed, and when it last ran.
+CREATE TABLE reminder_source (
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  source TEXT NOT NULL,
+  enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+  PRIMARY KEY (account_id, source)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE reminder_delivery (
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  reminder TEXT NOT NULL,
+  due_at TEXT NOT NULL,
+  delivered_at TEXT NOT NULL,
+  outcome TEXT NOT NULL CHECK (outcome IN ('delivered', 'missed')),
+  PRIMARY KEY (account_id, reminder)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE reminder_run (
+  account_id TEXT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+  last_run TEXT NOT NULL
+) STRICT;

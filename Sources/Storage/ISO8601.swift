@@ -10,6 +10,11 @@ public enum ISO8601 {
     public var millisecond: Int
     /// Seconds east of UTC, or nil when the text named no offset (a local time).
     public var offset: Int?
+
+    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int, offset: Int?) {
+      (self.year, self.month, self.day) = (year, month, day)
+      (self.hour, self.minute, self.second, self.millisecond, self.offset) = (hour, minute, second, millisecond, offset)
+    }
   }
 
   /// `2026-12-01T08:30:00.000Z`: UTC with milliseconds, so stored dates sort as text.

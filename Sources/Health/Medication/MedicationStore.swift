@@ -170,6 +170,21 @@ public struct MedicationStore {
     return max(0, stock - taken)
   }
 
+  /// When the stock fell to the refill threshold since it was last counted; nil while above it.
+  public func refillDueSince(_ medication: Medication) throws -> Date? {
+    guard let stock = medication.stock else { return nil }
+    let counted = medication.stockSetAt ?? medication.since
+    let needed = stock - medication.refillThreshold
+    if needed <= 0 { return counted }
+    let takes = try db.query(
+      """
+      SELECT at FROM dose WHERE account_id = ? AND medication_id = ? AND status = 'taken' AND at >= ?
+      ORDER BY at LIMIT ?
+      """, account.id, medication.id, counted, needed
+    ) { try $0.get(0, as: Date.self) }
+    return takes.count == needed ? takes.last : nil
+  }
+
   /// Recorded takes and skips of one medication, by scheduled time.
   func events(_ medicationID: String) throws -> [Date: Dose] {
     let rows = try db.query(

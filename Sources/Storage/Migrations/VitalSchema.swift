@@ -149,6 +149,28 @@ public enum VitalSchema {
         ) STRICT;
         CREATE INDEX dose_account_medication ON dose(account_id, medication_id, scheduled_at);
         """),
+    Migration(
+      "0006_reminders",
+      sql: """
+        CREATE TABLE reminder_source (
+          account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+          source TEXT NOT NULL,
+          enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+          PRIMARY KEY (account_id, source)
+        ) STRICT, WITHOUT ROWID;
+        CREATE TABLE reminder_delivery (
+          account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+          reminder TEXT NOT NULL,
+          due_at TEXT NOT NULL,
+          delivered_at TEXT NOT NULL,
+          outcome TEXT NOT NULL CHECK (outcome IN ('delivered', 'missed')),
+          PRIMARY KEY (account_id, reminder)
+        ) STRICT, WITHOUT ROWID;
+        CREATE TABLE reminder_run (
+          account_id TEXT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+          last_run TEXT NOT NULL
+        ) STRICT;
+        """),
   ])
 
   /// Opens the database at `path` and brings it up to date. A file from a newer Vital is refused

@@ -1,0 +1,147 @@
+import ArgumentParser
+import CLICore
+import Foundation
+import Health
+
+extension Vital {
+  struct Reminders: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "reminders",
+      abstract: "Reminders from appointments, medications, predicted periods and area watches.",
+      subcommands: [List.self, ICS.self, Enable.self, Disable.self, Notify.self])
+  }
+}
+
+extension ReminderSource: ExpressibleByArgument {}
+
+struct RemindersContext {
+  let app: App
+  let engine: ReminderEngine
+
+  init(_ global: GlobalOptions) throws {
+    app = try App(global)
+    engine = ReminderEngine(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
+  }
+
+  /// `--from`/`--to` placed on the time line; `to` defaults to `days` after `from`.
+  func window(_ from: DateTimeArgument?, _ to: DateTimeArgument?, days: Int) throws -> (Date, Date) {
+    let start = try from.map(app.instant) ?? app.now
+    let end = try to.map(app.instant) ?? app.calendar.date(byAdding: .day, value: days, to: start)!
+    guard end >= start else { throw ValidationError("--to is before --from") }
+    guard end.timeIntervalSince(start) <= 366 * 86_400 * 2 else {
+      throw ValidationError("give a window of at most two years")
+    }
+    return (start, end)
+  }
+
+  func json(_ r: Reminder) -> JSON {
+    .object([
+      ("at", app.iso(r.at)), ("kind", .string(r.source.rawValue)), ("title", .string(r.title)),
+      ("body", .string(r.body)), ("ref", .string(r.ref)),
+    ])
+  }
+
+  func line(_ r: Reminder) -> String { "\(app.human(r.at))  \(r.source.rawValue)  \(r.title)" }
+}
+
+extension Vital.Reminders {
+  struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "Reminders in a window (default: the next 7 days).")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Start (default: now).") var from: DateTimeArgument?
+    @Option(help: "End (default: 7 days after the start).") var to: DateTimeArgument?
+
+    func run() async throws {
+      let c = try RemindersContext(global)
+      let (start, end) = try c.window(from, to, days: 7)
+      let reminders = try c.engine.reminders(from: start, to: end)
+      try c.app.output.show(.array(reminders.map(c.json))) {
+        reminders.isEmpty ? "No reminders until \(c.app.human(end))." : reminders.map(c.line).joined(separator: "\n")
+      }
+    }
+  }
+
+  struct ICS: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "ics", abstract: "Write the reminders as an iCalendar file (RFC 5545) with alarms.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "A file to write (default: stdout).") var out: String?
+    @Option(help: "Start (default: now).") var from: DateTimeArgument?
+    @Option(help: "End (default: 30 days after the start).") var to: DateTimeArgument?
+
+    func run() async throws {
+      let c = try RemindersContext(global)
+      let (start, end) = try c.window(from, to, days: 30)
+      let items = try c.engine.items(from: start, to: end)
+      let sink = try OutputSink(path: out, app: c.app)
+      try sink.write(ICalendar.document(items, stamp: c.app.now, product: "vital \(Vital.version)"))
+      try sink.finish()
+      if out != nil, out != "-" {
+        FileHandle.standardError.write(Data("wrote \(items.count) events to \(out!)\n".utf8))
+      }
+    }
+  }
+
+  struct Enable: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "enable", abstract: "Switch a reminder source on: donation, medication, cycle or area.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "donation, medication, cycle or area.") var source: ReminderSource
+
+    func run() async throws { try Toggle.set(global, source, on: true) }
+  }
+
+  struct Disable: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "disable", abstract: "Switch a reminder source off.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "donation, medication, cycle or area.") var source: ReminderSource
+
+    func run() async throws { try Toggle.set(global, source, on: false) }
+  }
+
+  enum Toggle {
+    static func set(_ global: GlobalOptions, _ source: ReminderSource, on: Bool) throws {
+      let c = try RemindersContext(global)
+      try c.engine.settings.set(source, enabled: on)
+      let enabled = try c.engine.settings.enabled()
+      let json = JSON.object(ReminderSource.allCases.map { ($0.rawValue, .bool(enabled.contains($0))) })
+      try c.app.output.show(json) {
+        ReminderSource.allCases.map { "\($0.rawValue): \(enabled.contains($0) ? "on" : "off")" }.joined(separator: "\n")
+      }
+    }
+  }
+
+  struct Notify: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "notify",
+      abstract: "Deliver each due reminder once (notify-send, else stdout); safe to run from cron every minute.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+      let c = try RemindersContext(global)
+      let desktop = c.app.output.json ? nil : DesktopNotifier.find()
+      let outcome = try ReminderDelivery(engine: c.engine).run { reminder, missed in
+        let title = missed ? "Missed: \(reminder.title)" : reminder.title
+        if let desktop {
+          try desktop.send(title: title, body: "\(c.app.human(reminder.at)): \(reminder.body)")
+        } else if !c.app.output.json {
+          Output.write("\(missed ? "missed" : "reminder"): \(c.app.human(reminder.at))  \(reminder.title)")
+        }
+      }
+      if c.app.output.json {
+        Output.write(
+          JSON.object([
+            ("delivered", .array(outcome.delivered.map(c.json))), ("missed", .array(outcome.missed.map(c.json))),
+            ("failed", .int(outcome.failed)),
+          ]).serialized())
+      }
+      if outcome.failed > 0 {
+        throw CLIError.needsInput(
+          "\(outcome.failed) notification\(outcome.failed == 1 ? "" : "s") could not be shown; they will be tried again on the next run"
+        )
+      }
+    }
+  }
+}

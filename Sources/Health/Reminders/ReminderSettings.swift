@@ -1,0 +1,31 @@
+import Auth
+import Storage
+
+/// Which reminder sources are on, per device (a notification shows on this device's screen).
+public struct ReminderSettings {
+  let db: Database
+  let account: Account
+
+  public init(db: Database, account: Account) {
+    self.db = db
+    self.account = account
+  }
+
+  public func enabled() throws -> Set<ReminderSource> {
+    let stored = try db.query(
+      "SELECT source, enabled FROM reminder_source WHERE account_id = ?", account.id
+    ) { (try $0.get(0, as: String.self), try $0.get(1, as: Bool.self)) }
+    var result = Set(ReminderSource.allCases.filter(\.enabledByDefault))
+    for (name, on) in stored {
+      guard let source = ReminderSource(rawValue: name) else { continue }
+      if on { result.insert(source) } else { result.remove(source) }
+    }
+    return result
+  }
+
+  public func set(_ source: ReminderSource, enabled: Bool) throws {
+    try db.execute(
+      "INSERT OR REPLACE INTO reminder_source (account_id, source, enabled) VALUES (?, ?, ?)", account.id,
+      source.rawValue, enabled)
+  }
+}
