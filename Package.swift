@@ -14,6 +14,7 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
   ],
   targets: [
     .systemLibrary(
@@ -26,11 +27,20 @@ let package = Package(
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]
     ),
+    // Apple Health exports are streamed through libxml2's push parser.
+    .systemLibrary(
+      name: "CLibXML2",
+      path: "Sources/CLibXML2",
+      pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"])]
+    ),
     .target(name: "Storage", dependencies: ["CSQLite"]),
     .target(
       name: "Auth", dependencies: ["Storage", "COpenSSL"],
       exclude: ["Blocklist/LICENSE-zxcvbn.txt"]),
-    .target(name: "Health", dependencies: ["Storage", "Auth"]),
+    .target(
+      name: "Health",
+      dependencies: ["Storage", "Auth", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     .target(name: "Sync", dependencies: ["Storage", "Auth"]),
     .target(
       name: "SyncServer",

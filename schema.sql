@@ -177,3 +177,56 @@ CREATE TABLE reminder_run (
   account_id TEXT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
   last_run TEXT NOT NULL
 ) STRICT;
+
+-- Apple Health: samples (Records), workouts and daily activity summaries, with ids made from
+-- their content so a re-import or a second device's import adds nothing. Goals for steps and
+-- distances (metres).
+CREATE TABLE health_sample (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  type TEXT NOT NULL,
+  value ANY,
+  unit TEXT,
+  source TEXT,
+  start TEXT NOT NULL,
+  "end" TEXT NOT NULL
+) STRICT;
+CREATE INDEX health_sample_type_start ON health_sample(account_id, type, start);
+
+CREATE TABLE workout (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  type TEXT NOT NULL,
+  duration_s REAL,
+  distance_m REAL,
+  energy_kcal REAL,
+  source TEXT,
+  start TEXT NOT NULL,
+  "end" TEXT NOT NULL
+) STRICT;
+CREATE INDEX workout_start ON workout(account_id, start);
+
+CREATE TABLE activity_summary (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  date TEXT NOT NULL,
+  move_kcal REAL,
+  move_kcal_goal REAL,
+  move_minutes REAL,
+  move_minutes_goal REAL,
+  exercise_minutes REAL,
+  exercise_goal REAL,
+  stand_hours REAL,
+  stand_goal REAL
+) STRICT;
+CREATE INDEX activity_summary_date ON activity_summary(account_id, date);
+
+CREATE TABLE goal (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  type TEXT NOT NULL CHECK (type IN ('steps', 'walking-distance', 'running-distance')),
+  target REAL NOT NULL CHECK (target > 0),
+  title TEXT,
+  description TEXT,
+  reward TEXT
+) STRICT;

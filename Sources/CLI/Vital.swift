@@ -15,7 +15,8 @@ struct Vital: AsyncParsableCommand {
       """,
     version: "vital \(version) (SQLite \(Database.sqliteVersion))",
     subcommands: [
-      AccountCommand.self, ProfileCommand.self, Donor.self, Cycle.self, Meds.self, Reminders.self,
+      AccountCommand.self, ProfileCommand.self, Donor.self, Cycle.self, Meds.self, HealthCommand.self, Goals.self,
+      Reminders.self,
       RemotePassthrough.self,
       SyncPassthrough.self, Serve.self,
       DB.self,

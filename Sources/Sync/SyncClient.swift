@@ -145,7 +145,8 @@ public final class SyncClient {
   /// A batch that filled up may end inside a record; that record waits for the next batch, so
   /// a new record never reaches the server (and other devices) with only some of its fields.
   static func wholeRecords(_ pending: [Replica.Pending], full: Int) -> [Replica.Pending] {
-    guard pending.count == full, let last = pending.last,
+    // At least `full`: whole-record outbox entries expand into one entry per field.
+    guard pending.count >= full, let last = pending.last,
       let start = pending.firstIndex(where: { $0.dataset == last.dataset && $0.id == last.id }), start > 0
     else { return pending }
     return Array(pending[..<start])

@@ -101,6 +101,17 @@ import Testing
     #expect(try drain() == ["medication": 2])
     try meds.remove("Iron")
     #expect(try drain() == ["medication": 1])
+
+    try HealthStore(db: db, account: account, now: now, calendar: calendar).add(type: "steps", value: 10, at: nil)
+    #expect(try drain() == ["health_sample": 6])
+    let goals = GoalStore(db: db, account: account, now: now, calendar: calendar)
+    let goal = try goals.add(.steps, target: 8000, title: nil)
+    #expect(try drain() == ["goal": 5])
+    try goals.remove(goal.id)
+    #expect(try drain() == ["goal": 1])
+    let catalogue = #"{"items":[{"id":"1","title":"t","type":"step","goal":500}]}"#
+    _ = try goals.importCatalogue(Data(catalogue.utf8))
+    #expect(try drain() == ["goal": 5])
     try expectEveryRowTracked()
   }
 

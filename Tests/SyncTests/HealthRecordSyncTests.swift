@@ -53,4 +53,24 @@ import Testing
     #expect(try medsB.currentStock(try medsB.find("iron")) == 9)
     #expect(try periodsA.list().first?.end == today)
   }
+
+  @Test func importedHealthDataSyncsWholeAndASecondImportAddsNothing() async throws {
+    let a = try Device(email: "import@example.org", url: server.url)
+    let b = try Device(email: "import@example.org", url: server.url)
+    try await a.register()
+    try await b.login()
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/apple-health/healthkit-to-sqlite-export.xml").path
+    let first = try AppleHealthImport(db: a.db, accountID: a.accountID, now: Date()).run(path: fixture)
+    #expect(first.inserted == 5)
+    let pushed = try await a.sync()
+    #expect(pushed.pushed == 5)
+    try await b.sync()
+    let (sa, sb) = (try a.snapshot(), try b.snapshot())
+    #expect(sb == sa, "\(sa.filter { !sb.contains($0) }) vs \(sb.filter { !sa.contains($0) })")
+    #expect(try b.db.scalar(Int.self, "SELECT count(*) FROM workout") == 1)
+    let second = try AppleHealthImport(db: b.db, accountID: b.accountID, now: Date()).run(path: fixture)
+    #expect(second.inserted == 0 && second.duplicates == 5, "content ids match across devices")
+    #expect(try b.replica.pendingCount() == 0)
+  }
 }

@@ -29,9 +29,27 @@ public struct Dataset: Hashable, Sendable {
     name: "dose", table: "dose", key: "id",
     fields: ["medication_id", "medication", "dose", "scheduled_at", "status", "at"], stamp: nil)
 
+  public static let healthSample = Dataset(
+    name: "health_sample", table: "health_sample", key: "id",
+    fields: ["type", "value", "unit", "source", "start", "end"], stamp: nil)
+  public static let workout = Dataset(
+    name: "workout", table: "workout", key: "id",
+    fields: ["type", "duration_s", "distance_m", "energy_kcal", "source", "start", "end"], stamp: nil)
+  public static let activitySummary = Dataset(
+    name: "activity_summary", table: "activity_summary", key: "id",
+    fields: [
+      "date", "move_kcal", "move_kcal_goal", "move_minutes", "move_minutes_goal", "exercise_minutes", "exercise_goal",
+      "stand_hours", "stand_goal",
+    ], stamp: nil)
+  public static let goal = Dataset(
+    name: "goal", table: "goal", key: "id", fields: ["type", "target", "title", "description", "reward"], stamp: nil)
+
   /// Every synced dataset, in the order a new device applies them (blobs before the profile
   /// that points at them).
-  public static let all: [Dataset] = [.blob, .profile, .questionnaire, .donation, .period, .medication, .dose]
+  public static let all: [Dataset] = [
+    .blob, .profile, .questionnaire, .donation, .period, .medication, .dose, .healthSample, .workout, .activitySummary,
+    .goal,
+  ]
 
   public static func named(_ name: String) -> Dataset? { all.first { $0.name == name } }
 }

@@ -50,6 +50,35 @@ public struct Replica {
     }
   }
 
+  /// Inserts records that may be new, in bulk (an import): one clock reading for the batch and
+  /// one outbox entry per record (field `*`: the whole record, read when it is sent). A record
+  /// this replica has seen before, even deleted, is left alone. Returns how many were inserted.
+  /// `values` follow `dataset.fields`.
+  public func insertNew(_ dataset: Dataset, _ records: [(id: String, values: [DatabaseValue])]) throws -> Int {
+    guard !records.isEmpty else { return 0 }
+    return try db.transaction { db in
+      let hlc = try tick().description
+      let clocks = "*=\(hlc)"
+      let names = [dataset.key, "account_id"] + dataset.fields.map { "\"\($0)\"" }
+      let insert =
+        "INSERT INTO \(dataset.table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+      var inserted = 0
+      for record in records {
+        precondition(record.values.count == dataset.fields.count, "one value per field of \(dataset.name)")
+        let isNew = try db.execute(
+          "INSERT OR IGNORE INTO sync_row (account_id, dataset, row_id, clocks) VALUES (?, ?, ?, ?)", accountID,
+          dataset.name, record.id, clocks)
+        guard isNew == 1 else { continue }
+        try db.execute(insert, arguments: [.text(record.id), .text(accountID)] + record.values)
+        try db.execute(
+          "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, ?, ?, '*', NULL, ?)",
+          accountID, dataset.name, record.id, hlc)
+        inserted += 1
+      }
+      return inserted
+    }
+  }
+
   /// Removes a row without telling anyone: for caches such as blobs no profile points at any more.
   public func forget(_ dataset: Dataset, where condition: String, _ arguments: (any DatabaseValueConvertible)?...)
     throws
@@ -123,9 +152,10 @@ public struct Replica {
     public let hlc: HLC
   }
 
-  /// The oldest `limit` outbox entries.
+  /// The oldest `limit` outbox entries; a whole-record entry becomes one entry per field, each
+  /// with the value and clock the record holds now.
   public func pending(limit: Int) throws -> [Pending] {
-    try db.query(
+    let raw = try db.query(
       "SELECT seq, dataset, row_id, field, value, hlc FROM sync_outbox WHERE account_id = ? ORDER BY seq LIMIT ?",
       accountID, limit
     ) { row in
@@ -136,6 +166,29 @@ public struct Replica {
         seq: try row.get(0), dataset: try row.get(1), id: try row.get(2), field: try row.get(3), value: row[4], hlc: hlc
       )
     }
+    guard raw.contains(where: { $0.field == "*" }) else { return raw }
+    var expanded: [Pending] = []
+    for entry in raw {
+      guard entry.field == "*", let dataset = Dataset.named(entry.dataset) else {
+        expanded.append(entry)
+        continue
+      }
+      let clocks = try self.clocks(dataset, entry.id)
+      let columns = dataset.fields.map { "\"\($0)\"" }.joined(separator: ", ")
+      // A record deleted since has no row: its tombstone has an entry of its own.
+      guard
+        let values = try db.queryFirst(
+          "SELECT \(columns) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", entry.id, accountID,
+          row: { row in (0..<row.count).map { row[$0] } })
+      else { continue }
+      for (field, value) in zip(dataset.fields, values) {
+        expanded.append(
+          Pending(
+            seq: entry.seq, dataset: entry.dataset, id: entry.id, field: field, value: value,
+            hlc: clocks[field] ?? entry.hlc))
+      }
+    }
+    return expanded
   }
 
   public func pendingCount() throws -> Int {

@@ -1,0 +1,121 @@
+import ArgumentParser
+import CLICore
+import Foundation
+import Health
+
+extension Vital {
+  struct HealthCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "health", abstract: "Apple Health data: import an export, add samples, daily totals.",
+      subcommands: [Import.self, Add.self, Summary.self])
+  }
+}
+
+extension Vital.HealthCommand {
+  struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "import",
+      abstract: "Import the Health app's export.xml or export.zip (streamed; re-importing adds nothing).")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "export.xml or export.zip") var file: String
+
+    func run() async throws {
+      let app = try App(global)
+      let account = try app.requireAccount()
+      var info = stat()
+      guard stat(file, &info) == 0 else {
+        throw CLIError.cannotRead(file, reason: String(cString: strerror(errno)).lowercased())
+      }
+      guard info.st_mode & S_IFMT == S_IFREG else { throw CLIError.cannotRead(file, reason: "not a regular file") }
+      let bar = ProgressBar("import")
+      let summary = try AppleHealthImport(db: app.db, accountID: account.id, now: app.now).run(path: file) {
+        bar.update($0, of: $1)
+      }
+      bar.finish()
+      let json = JSON.object([
+        ("records", .int(summary.records)), ("inserted", .int(summary.inserted)),
+        ("duplicates", .int(summary.duplicates)), ("in_correlations", .int(summary.inCorrelations)),
+        ("skipped", .int(summary.skipped)),
+        ("by_type", .object(summary.byType.sorted { $0.key < $1.key }.map { ($0.key, JSON.int($0.value)) })),
+      ])
+      try app.output.show(json) {
+        "imported \(summary.records) records: \(summary.inserted) new, \(summary.duplicates) already there"
+          + (summary.skipped > 0 ? ", \(summary.skipped) skipped (no type or unreadable dates)" : "")
+      }
+    }
+  }
+
+  struct Add: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a sample by hand.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "steps, distance-m, active-energy-kcal or exercise-min.") var type: String
+    @Option(help: "The amount.") var value: Double
+    @Option(help: "When (default: now).") var at: DateTimeArgument?
+
+    func run() async throws {
+      let app = try App(global)
+      let store = HealthStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
+      let when = try at.map(app.instant) ?? app.now
+      let id = try store.add(type: type, value: value, at: when)
+      try app.output.show(
+        .object([("id", .string(id)), ("type", .string(type)), ("value", .double(value)), ("at", app.iso(when))])
+      ) { "added \(type) at \(app.human(when))" }
+    }
+  }
+
+  struct Summary: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "summary", abstract: "Totals for a day: steps, distances, active energy, exercise.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The day, YYYY-MM-DD (default: today).") var date: LocalDate?
+
+    func run() async throws {
+      let app = try App(global)
+      let store = HealthStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
+      let day = date ?? app.today
+      let t = try store.totals(on: day)
+      try app.output.show(HealthJSON.totals(t, day: day)) {
+        var lines = [
+          "\(day)", "  steps                 \(Int(t.steps.rounded()))",
+          String(format: "  walking + running     %.2f km", t.walkingRunningMetres / 1000),
+          String(format: "  running (workouts)    %.2f km", t.runningMetres / 1000),
+          String(format: "  active energy         %.0f kcal", t.activeKcal),
+          String(format: "  exercise              %.0f min", t.exerciseMinutes),
+        ]
+        if let a = t.activity {
+          lines.append(
+            "  rings: move \(HealthJSON.ratio(a.moveKcal ?? a.moveMinutes, a.moveKcalGoal ?? a.moveMinutesGoal)), exercise \(HealthJSON.ratio(a.exerciseMinutes, a.exerciseGoal)), stand \(HealthJSON.ratio(a.standHours, a.standGoal))"
+          )
+        }
+        return lines.joined(separator: "\n")
+      }
+    }
+  }
+}
+
+enum HealthJSON {
+  static func number(_ d: Double?) -> JSON { d.map { JSON.double(($0 * 100).rounded() / 100) } ?? .null }
+
+  static func ratio(_ value: Double?, _ goal: Double?) -> String {
+    "\(value.map { String(format: "%.0f", $0) } ?? "-")/\(goal.map { String(format: "%.0f", $0) } ?? "-")"
+  }
+
+  static func activity(_ a: HealthStore.ActivityDay?) -> JSON {
+    guard let a else { return .null }
+    return .object([
+      ("move_kcal", number(a.moveKcal)), ("move_kcal_goal", number(a.moveKcalGoal)),
+      ("move_minutes", number(a.moveMinutes)), ("move_minutes_goal", number(a.moveMinutesGoal)),
+      ("exercise_minutes", number(a.exerciseMinutes)), ("exercise_goal", number(a.exerciseGoal)),
+      ("stand_hours", number(a.standHours)), ("stand_goal", number(a.standGoal)),
+    ])
+  }
+
+  static func totals(_ t: HealthStore.DayTotals, day: LocalDate) -> JSON {
+    .object([
+      ("date", .string(day.description)), ("steps", number(t.steps)),
+      ("walking_running_distance_m", number(t.walkingRunningMetres)), ("running_distance_m", number(t.runningMetres)),
+      ("active_energy_kcal", number(t.activeKcal)), ("exercise_minutes", number(t.exerciseMinutes)),
+      ("activity", activity(t.activity)),
+    ])
+  }
+}

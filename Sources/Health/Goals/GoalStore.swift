@@ -1,0 +1,119 @@
+import Auth
+import Foundation
+import Storage
+
+/// One account's goals, and progress against the day's health totals.
+public struct GoalStore {
+  let db: Database
+  let account: Account
+  let now: Date
+  let calendar: Calendar
+
+  public init(db: Database, account: Account, now: Date, calendar: Calendar) {
+    self.db = db
+    self.account = account
+    self.now = now
+    self.calendar = calendar
+  }
+
+  public enum Failure: Error, Equatable, CustomStringConvertible {
+    case badTarget
+    case notFound(String)
+    case badCatalogue(String)
+
+    public var description: String {
+      switch self {
+      case .badTarget: return "--target must be a number above 0 and at most 10000000"
+      case .notFound(let id): return "no goal '\(id.prefix(40))'; see 'vital goals list'"
+      case .badCatalogue(let why):
+        return "the goals file is not the goals app's catalogue: \(why); nothing was imported"
+      }
+    }
+  }
+
+  public func list() throws -> [Goal] {
+    try db.query(
+      "SELECT id, type, target, title, description, reward FROM goal WHERE account_id = ? ORDER BY type, target, id",
+      account.id
+    ) { row in
+      Goal(
+        id: try row.get(0), kind: Goal.Kind(rawValue: try row.get(1)) ?? .steps, target: try row.get(2),
+        title: try row.get(3), description: try row.get(4), reward: try row.get(5))
+    }
+  }
+
+  @discardableResult
+  public func add(_ kind: Goal.Kind, target: Double, title: String?) throws -> Goal {
+    let goal = Goal(
+      id: UUID().uuidString.lowercased(), kind: kind, target: target, title: title, description: nil, reward: nil)
+    try write(goal)
+    return goal
+  }
+
+  private func write(_ goal: Goal) throws {
+    guard goal.target.isFinite, goal.target > 0, goal.target <= 10_000_000 else { throw Failure.badTarget }
+    try Replica(db: db, accountID: account.id, now: now).write(
+      .goal, id: goal.id,
+      [
+        "type": .text(goal.kind.rawValue), "target": .real(goal.target), "title": goal.title.databaseValue,
+        "description": goal.description.databaseValue, "reward": goal.reward.databaseValue,
+      ])
+  }
+
+  @discardableResult
+  public func remove(_ idOrPrefix: String) throws -> Goal {
+    let key = idOrPrefix.lowercased()
+    let matches = try list().filter { key.count >= 4 && $0.id.hasPrefix(key) }
+    guard matches.count == 1 else { throw Failure.notFound(idOrPrefix) }
+    try Replica(db: db, accountID: account.id, now: now).delete(.goal, id: matches[0].id)
+    return matches[0]
+  }
+
+  /// Imports the goals app's catalogue (`{"items":[{"id","title","description","type","goal","reward"}]}`).
+  /// Ids come from the catalogue's, so importing it again changes nothing. All or nothing.
+  public func importCatalogue(_ data: Data) throws -> (added: Int, unchanged: Int) {
+    guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+      throw Failure.badCatalogue("not a JSON object")
+    }
+    guard let items = root["items"] as? [[String: Any]] else { throw Failure.badCatalogue("no \"items\" array") }
+    var goals: [Goal] = []
+    for (i, item) in items.enumerated() {
+      let id = (item["id"] as? String) ?? (item["id"] as? NSNumber)?.stringValue
+      guard let id, !id.isEmpty, id.count <= 64 else { throw Failure.badCatalogue("item \(i + 1) has no id") }
+      guard let kind = (item["type"] as? String).flatMap(Goal.Kind.init(catalogue:)) else {
+        throw Failure.badCatalogue("item \(i + 1) has a type other than step, walking_distance or running_distance")
+      }
+      guard let target = (item["goal"] as? NSNumber)?.doubleValue, !(item["goal"] is Bool) else {
+        throw Failure.badCatalogue("item \(i + 1) has no numeric goal")
+      }
+      let reward = item["reward"].flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }
+      goals.append(
+        Goal(
+          id: "catalogue-\(id)", kind: kind, target: target, title: item["title"] as? String,
+          description: item["description"] as? String, reward: reward.map { String(decoding: $0, as: UTF8.self) }))
+    }
+    let existing = Dictionary(uniqueKeysWithValues: try list().map { ($0.id, $0) })
+    var added = 0
+    try db.transaction { _ in
+      for goal in goals where existing[goal.id] != goal {
+        try write(goal)
+        added += 1
+      }
+    }
+    return (added, goals.count - added)
+  }
+
+  public func progress(on day: LocalDate) throws -> (goals: [Goal.Progress], totals: HealthStore.DayTotals) {
+    let totals = try HealthStore(db: db, account: account, now: now, calendar: calendar).totals(on: day)
+    let progress = try list().map { goal in
+      let value: Double
+      switch goal.kind {
+      case .steps: value = totals.steps
+      case .walkingDistance: value = totals.walkingRunningMetres
+      case .runningDistance: value = totals.runningMetres
+      }
+      return Goal.Progress(goal: goal, value: value)
+    }
+    return (progress, totals)
+  }
+}

@@ -1,0 +1,290 @@
+import Auth
+import Foundation
+import Storage
+import ZIPFoundation
+
+/// Imports the Health app's `export.xml`, or `export.zip` read in place, streaming: memory
+/// stays flat whatever the file's size. Records, workouts and activity summaries get ids made
+/// from their content, so importing the same data again (or on another device) adds nothing.
+/// New records are committed in batches; when the file turns out to be malformed part-way,
+/// everything read before the fault is kept and the error says how much.
+public final class AppleHealthImport {
+  public struct Summary: Equatable, Sendable {
+    /// Records, workouts and activity summaries read (records inside a Correlation are not
+    /// counted: the export lists them at the top level too).
+    public var records = 0
+    public var inserted = 0
+    public var duplicates = 0
+    public var inCorrelations = 0
+    /// Elements without a type or with dates that do not parse.
+    public var skipped = 0
+    public var byType: [String: Int] = [:]
+  }
+
+  let db: Database
+  let replica: Replica
+  let batchSize: Int
+  private var summary = Summary()
+  private var batch: [Dataset: [(id: String, values: [DatabaseValue])]] = [:]
+  private var batchCount = 0
+  private var correlationDepth = 0
+  private var sawRoot = false
+  private var workout: WorkoutParts?
+  private var stream: XMLStream?
+  private var name = ""
+
+  public init(db: Database, accountID: String, now: Date, batchSize: Int = 5000) {
+    self.db = db
+    self.replica = Replica(db: db, accountID: accountID, now: now)
+    self.batchSize = batchSize
+  }
+
+  /// Imports `path`; `progress` gets the bytes read so far and the total.
+  public func run(path: String, progress: (Int64, Int64) -> Void = { _, _ in }) throws -> Summary {
+    name = (path as NSString).lastPathComponent
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw HealthImportError.cannotRead(name, reason: String(cString: strerror(errno)))
+    }
+    defer { try? handle.close() }
+    let size = Int64((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.int64Value ?? 0)
+    let head = (try? handle.read(upToCount: 4)) ?? Data()
+    guard !head.isEmpty else { throw HealthImportError.empty(name) }
+    let stream = makeStream()
+    if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+      try readZip(path: path, stream: stream, progress: progress)
+    } else {
+      try handle.seek(toOffset: 0)
+      var read: Int64 = 0
+      while true {
+        let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+        if chunk.isEmpty { break }
+        read += Int64(chunk.count)
+        try feed(stream, chunk)
+        progress(read, size)
+      }
+    }
+    try finish(stream)
+    return summary
+  }
+
+  private func readZip(path: String, stream: XMLStream, progress: (Int64, Int64) -> Void) throws {
+    let archive: Archive
+    do {
+      archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+    } catch {
+      throw HealthImportError.unreadableZip(name, reason: "\(error)")
+    }
+    let candidates = archive.filter {
+      $0.type == .file && ($0.path as NSString).lastPathComponent == "export.xml" && !$0.path.hasPrefix("__MACOSX")
+    }
+    guard let entry = candidates.first(where: { $0.path == "apple_health_export/export.xml" }) ?? candidates.first
+    else { throw HealthImportError.noExportInZip(name) }
+    let total = Int64(entry.uncompressedSize)
+    var read: Int64 = 0
+    do {
+      _ = try archive.extract(entry, bufferSize: 1 << 20) { chunk in
+        read += Int64(chunk.count)
+        try self.feed(stream, chunk)
+        progress(read, total)
+      }
+    } catch let error as HealthImportError {
+      throw error
+    } catch let error as StorageError {
+      throw error
+    } catch {
+      throw HealthImportError.unreadableZip(name, reason: "\(error)")
+    }
+  }
+
+  private func feed(_ stream: XMLStream, _ chunk: Data) throws {
+    do {
+      try chunk.withUnsafeBytes { try stream.feed($0) }
+    } catch let error as XMLStream.ParseError {
+      throw try malformed(error)
+    }
+  }
+
+  private func finish(_ stream: XMLStream) throws {
+    do {
+      try stream.feed(UnsafeRawBufferPointer(start: nil, count: 0), last: true)
+    } catch let error as XMLStream.ParseError {
+      throw try malformed(error)
+    }
+    guard sawRoot else { throw HealthImportError.empty(name) }
+    try flush()
+  }
+
+  /// Keeps what was read before the fault, then reports it.
+  private func malformed(_ error: XMLStream.ParseError) throws -> HealthImportError {
+    try flush()
+    return .malformed(name, line: error.line, column: error.column, reason: error.message, kept: summary.inserted)
+  }
+
+  // MARK: Elements
+
+  private func makeStream() -> XMLStream {
+    let stream = XMLStream(
+      onStart: { [unowned self] element, attributes in
+        do {
+          try self.start(element, attributes)
+        } catch {
+          self.stream?.stop(error)
+        }
+      },
+      onEnd: { [unowned self] element in
+        do {
+          try self.end(element)
+        } catch {
+          self.stream?.stop(error)
+        }
+      })
+    self.stream = stream
+    return stream
+  }
+
+  private func start(_ element: UnsafePointer<UInt8>, _ attributes: XMLStream.Attributes) throws {
+    if !sawRoot {
+      sawRoot = true
+      guard Bytes.equal(element, "HealthData") else {
+        throw HealthImportError.notAnExport(name, root: String(cString: element))
+      }
+      return
+    }
+    if Bytes.equal(element, "Record") {
+      if correlationDepth > 0 {
+        summary.inCorrelations += 1
+      } else {
+        try record(attributes)
+      }
+    } else if Bytes.equal(element, "Correlation") {
+      correlationDepth += 1
+    } else if Bytes.equal(element, "Workout") {
+      workout = WorkoutParts(attributes)
+    } else if Bytes.equal(element, "WorkoutStatistics") {
+      workout?.addStatistics(attributes)
+    } else if Bytes.equal(element, "ActivitySummary") {
+      try activitySummary(attributes)
+    }
+  }
+
+  private func end(_ element: UnsafePointer<UInt8>) throws {
+    if Bytes.equal(element, "Correlation") {
+      correlationDepth -= 1
+    } else if Bytes.equal(element, "Workout"), let parts = workout {
+      workout = nil
+      try add(workout: parts)
+    }
+  }
+
+  private func record(_ attributes: XMLStream.Attributes) throws {
+    var type: String?
+    var unit: String?
+    var valueText: String?
+    var source: String?
+    var start: Date?
+    var end: Date?
+    attributes.forEach { key, value in
+      switch key[0] {
+      case UInt8(ascii: "t") where Bytes.equal(key, "type"): type = String(cString: value)
+      case UInt8(ascii: "u") where Bytes.equal(key, "unit"): unit = String(cString: value)
+      case UInt8(ascii: "v") where Bytes.equal(key, "value"): valueText = String(cString: value)
+      case UInt8(ascii: "s") where Bytes.equal(key, "sourceName"): source = String(cString: value)
+      case UInt8(ascii: "s") where Bytes.equal(key, "startDate"): start = HealthDate.parse(value)
+      case UInt8(ascii: "e") where Bytes.equal(key, "endDate"): end = HealthDate.parse(value)
+      default: break
+      }
+    }
+    summary.records += 1
+    guard let type, let start, let end = end ?? Optional(start) else {
+      summary.skipped += 1
+      return
+    }
+    var value: DatabaseValue = valueText.map(DatabaseValue.text) ?? .null
+    var storedUnit = unit
+    if let text = valueText, let number = Double(text), number.isFinite {
+      let (converted, u) = HealthType.normalise(type: type, value: number, unit: unit)
+      value = HealthType.stored(converted)
+      storedUnit = u
+    }
+    let startText = ISO8601.string(from: start)
+    let endText = ISO8601.string(from: end)
+    let id = Self.id("hs", [type, source ?? "", startText, endText, valueText ?? "", unit ?? ""])
+    summary.byType[type, default: 0] += 1
+    try add(
+      .healthSample, id: id,
+      [.text(type), value, storedUnit.databaseValue, source.databaseValue, .text(startText), .text(endText)])
+  }
+
+  private func add(workout w: WorkoutParts) throws {
+    summary.records += 1
+    guard let type = w.type, let start = w.start, let end = w.end else {
+      summary.skipped += 1
+      return
+    }
+    let startText = ISO8601.string(from: start)
+    let endText = ISO8601.string(from: end)
+    summary.byType[type, default: 0] += 1
+    try add(
+      .workout, id: Self.id("wo", [type, w.source ?? "", startText, endText]),
+      [
+        .text(type), w.durationSeconds.databaseValue, w.distanceMetres.databaseValue, w.energyKcal.databaseValue,
+        w.source.databaseValue, .text(startText), .text(endText),
+      ])
+  }
+
+  private func activitySummary(_ attributes: XMLStream.Attributes) throws {
+    var fields: [String: Double] = [:]
+    var date: LocalDate?
+    attributes.forEach { key, value in
+      let name = String(cString: key)
+      if name == "dateComponents" {
+        date = LocalDate(String(cString: value))
+      } else if let column = Self.activityColumns[name], let number = Double(String(cString: value)) {
+        fields[column] = number
+      }
+    }
+    summary.records += 1
+    guard let date else {
+      summary.skipped += 1
+      return
+    }
+    summary.byType["ActivitySummary", default: 0] += 1
+    let columns = Dataset.activitySummary.fields.dropFirst()
+    try add(
+      .activitySummary, id: "as-\(date)", [.text(date.description)] + columns.map { fields[$0].databaseValue })
+  }
+
+  /// Both generations of the export's names: `appleMoveTime*` and `appleMoveMinutes*` alike.
+  static let activityColumns = [
+    "activeEnergyBurned": "move_kcal", "activeEnergyBurnedGoal": "move_kcal_goal", "appleMoveTime": "move_minutes",
+    "appleMoveTimeGoal": "move_minutes_goal", "appleMoveMinutes": "move_minutes",
+    "appleMoveMinutesGoal": "move_minutes_goal", "appleExerciseTime": "exercise_minutes",
+    "appleExerciseTimeGoal": "exercise_goal", "appleStandHours": "stand_hours", "appleStandHoursGoal": "stand_goal",
+  ]
+
+  // MARK: Batches
+
+  private func add(_ dataset: Dataset, id: String, _ values: [DatabaseValue]) throws {
+    batch[dataset, default: []].append((id, values))
+    batchCount += 1
+    if batchCount >= batchSize { try flush() }
+  }
+
+  private func flush() throws {
+    guard batchCount > 0 else { return }
+    try db.transaction { _ in
+      for (dataset, records) in batch {
+        let inserted = try replica.insertNew(dataset, records)
+        summary.inserted += inserted
+        summary.duplicates += records.count - inserted
+      }
+    }
+    batch.removeAll(keepingCapacity: true)
+    batchCount = 0
+  }
+
+  /// `hs-` and 32 hex digits of the SHA-256 of the identifying fields.
+  static func id(_ prefix: String, _ parts: [String]) -> String {
+    "\(prefix)-" + Crypto.sha256Hex(Array(parts.joined(separator: "\u{1F}").utf8)).prefix(32)
+  }
+}

@@ -1,0 +1,106 @@
+import Auth
+import Foundation
+import Storage
+
+/// One account's health samples: manual additions and daily totals.
+public struct HealthStore {
+  let db: Database
+  let account: Account
+  let now: Date
+  let calendar: Calendar
+
+  public init(db: Database, account: Account, now: Date, calendar: Calendar) {
+    self.db = db
+    self.account = account
+    self.now = now
+    self.calendar = calendar
+  }
+
+  public enum Failure: Error, Equatable, CustomStringConvertible {
+    case unknownType(String)
+    case badValue
+    case inTheFuture
+
+    public var description: String {
+      switch self {
+      case .unknownType(let t):
+        return "unknown type '\(t.prefix(40))'; use one of \(HealthType.manual.map(\.name).joined(separator: ", "))"
+      case .badValue: return "the value must be a number from 0 to 1000000"
+      case .inTheFuture: return "that time is in the future; add a sample once it happened"
+      }
+    }
+  }
+
+  /// Adds a sample typed by hand (source "Vital").
+  @discardableResult
+  public func add(type name: String, value: Double, at: Date?) throws -> String {
+    guard let kind = HealthType.manual.first(where: { $0.name == name }) else { throw Failure.unknownType(name) }
+    guard value.isFinite, (0...1_000_000).contains(value) else { throw Failure.badValue }
+    let at = at ?? now
+    guard at <= now else { throw Failure.inTheFuture }
+    let id = UUID().uuidString.lowercased()
+    try Replica(db: db, accountID: account.id, now: now).write(
+      .healthSample, id: id,
+      [
+        "type": .text(kind.type), "value": HealthType.stored(value), "unit": .text(kind.unit), "source": .text("Vital"),
+        "start": at.databaseValue, "end": at.databaseValue,
+      ])
+    return id
+  }
+
+  public struct DayTotals: Equatable, Sendable {
+    public var steps: Double = 0
+    public var walkingRunningMetres: Double = 0
+    public var runningMetres: Double = 0
+    public var activeKcal: Double = 0
+    public var exerciseMinutes: Double = 0
+    public var activity: ActivityDay?
+  }
+
+  public struct ActivityDay: Equatable, Sendable {
+    public let moveKcal: Double?, moveKcalGoal: Double?
+    public let moveMinutes: Double?, moveMinutesGoal: Double?
+    public let exerciseMinutes: Double?, exerciseGoal: Double?
+    public let standHours: Double?, standGoal: Double?
+  }
+
+  /// Totals for a local day, counting each sample on the day it started. Running distance is
+  /// the distance of running workouts (the export has no separate running distance record).
+  public func totals(on day: LocalDate) throws -> DayTotals {
+    let from = day.start(in: calendar)
+    let to = day.adding(days: 1, in: calendar).start(in: calendar)
+    var totals = DayTotals()
+    let sums = try db.query(
+      """
+      SELECT type, total(value) FROM health_sample
+      WHERE account_id = ? AND type IN (?, ?, ?, ?) AND start >= ? AND start < ? GROUP BY type
+      """, account.id, HealthType.steps, HealthType.walkingRunningDistance, HealthType.activeEnergy,
+      HealthType.exerciseTime, from, to
+    ) { (try $0.get(0, as: String.self), try $0.get(1, as: Double.self)) }
+    for (type, sum) in sums {
+      switch type {
+      case HealthType.steps: totals.steps = sum
+      case HealthType.walkingRunningDistance: totals.walkingRunningMetres = sum
+      case HealthType.activeEnergy: totals.activeKcal = sum
+      default: totals.exerciseMinutes = sum
+      }
+    }
+    totals.runningMetres =
+      try db.scalar(
+        Double.self,
+        "SELECT total(distance_m) FROM workout WHERE account_id = ? AND type = ? AND start >= ? AND start < ?",
+        account.id, HealthType.running, from, to) ?? 0
+    totals.activity = try db.queryFirst(
+      """
+      SELECT move_kcal, move_kcal_goal, move_minutes, move_minutes_goal, exercise_minutes, exercise_goal,
+        stand_hours, stand_goal FROM activity_summary WHERE account_id = ? AND date = ?
+      """, account.id, day.description
+    ) { row in
+      ActivityDay(
+        moveKcal: try row.get(0), moveKcalGoal: try row.get(1), moveMinutes: try row.get(2),
+        moveMinutesGoal: try row.get(3), exerciseMinutes: try row.get(4), exerciseGoal: try row.get(5),
+        standHours: try row.get(6), standGoal: try row.get(7))
+    }
+    return totals
+  }
+}
