@@ -30,7 +30,27 @@ public enum Crypto {
   }
 
   public static func sha256Hex(_ data: some DataProtocol) -> String {
-    sha256(data).map { String(format: "%02x", $0) }.joined()
+    hex(sha256(data))
+  }
+
+  /// The SHA-256 of a string's UTF-8, in hex: the fast path for ids made from content.
+  public static func sha256Hex(utf8 text: String) -> String {
+    var text = text
+    var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+    text.withUTF8 { _ = SHA256($0.baseAddress, $0.count, &digest) }
+    return hex(digest)
+  }
+
+  /// Lower-case hex, by table: String(format:) per byte costs microseconds.
+  public static func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+      for (i, b) in bytes.enumerated() {
+        out[2 * i] = digits[Int(b >> 4)]
+        out[2 * i + 1] = digits[Int(b & 0x0f)]
+      }
+      return bytes.count * 2
+    }
   }
 
   /// Compares in time that depends only on the length, not on where the bytes differ.

@@ -102,6 +102,18 @@ public final class Database {
     return Int(sqlite3_changes64(handle))
   }
 
+  /// The same for values already converted: no existential boxing per argument, for bulk writes.
+  @discardableResult
+  public func execute(_ sql: String, values: [DatabaseValue]) throws -> Int {
+    let statement = try self.statement(sql)
+    guard values.count == statement.parameterCount else {
+      throw StorageError.argumentCount(expected: statement.parameterCount, got: values.count, sql: sql)
+    }
+    for (i, value) in values.enumerated() { try statement.bind(value, at: Int32(i + 1)) }
+    while try statement.step() {}
+    return Int(sqlite3_changes64(handle))
+  }
+
   /// Runs several statements separated by semicolons, without arguments (schema scripts).
   public func executeScript(_ sql: String) throws {
     var message: UnsafeMutablePointer<CChar>?

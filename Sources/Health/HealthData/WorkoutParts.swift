@@ -94,3 +94,19 @@ enum HealthDate {
     }
   }
 }
+
+/// Reuses the Swift string for attribute values that repeat (types, units, sources): an
+/// export has a few dozen of them over millions of records.
+final class Interner {
+  private var entries: [(bytes: [UInt8], string: String)] = []
+
+  func string(_ p: UnsafePointer<UInt8>) -> String {
+    let length = strlen(UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self))
+    for entry in entries where entry.bytes.count == length {
+      if entry.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, length) == 0 }) { return entry.string }
+    }
+    let string = String(cString: p)
+    if entries.count < 256 { entries.append((Array(UnsafeBufferPointer(start: p, count: length)), string)) }
+    return string
+  }
+}

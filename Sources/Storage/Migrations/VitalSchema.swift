@@ -183,7 +183,7 @@ public enum VitalSchema {
           source TEXT,
           start TEXT NOT NULL,
           "end" TEXT NOT NULL
-        ) STRICT;
+        ) STRICT, WITHOUT ROWID;
         CREATE INDEX health_sample_type_start ON health_sample(account_id, type, start);
         CREATE TABLE workout (
           id TEXT PRIMARY KEY,

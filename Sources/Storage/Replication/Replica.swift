@@ -65,14 +65,15 @@ public struct Replica {
       var inserted = 0
       for record in records {
         precondition(record.values.count == dataset.fields.count, "one value per field of \(dataset.name)")
+        let key: [DatabaseValue] = [.text(accountID), .text(dataset.name), .text(record.id)]
         let isNew = try db.execute(
-          "INSERT OR IGNORE INTO sync_row (account_id, dataset, row_id, clocks) VALUES (?, ?, ?, ?)", accountID,
-          dataset.name, record.id, clocks)
+          "INSERT OR IGNORE INTO sync_row (account_id, dataset, row_id, clocks) VALUES (?, ?, ?, ?)",
+          values: key + [.text(clocks)])
         guard isNew == 1 else { continue }
-        try db.execute(insert, arguments: [.text(record.id), .text(accountID)] + record.values)
+        try db.execute(insert, values: [.text(record.id), .text(accountID)] + record.values)
         try db.execute(
           "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, ?, ?, '*', NULL, ?)",
-          accountID, dataset.name, record.id, hlc)
+          values: key + [.text(hlc)])
         inserted += 1
       }
       return inserted

@@ -1,0 +1,62 @@
+import Foundation
+import Storage
+import Testing
+
+@Suite struct HealthCLITests {
+  let vital: VitalHome
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures").path
+
+  init() throws {
+    vital = try VitalHome()
+    vital.environment["VITAL_NOW"] = "2026-11-22T20:00:00Z"
+    let run = try vital.run(
+      ["account", "register", "--email", "health@example.org", "--password-stdin"],
+      stdin: "lilac harbour 1987 teaspoon\n")
+    try #require(run.status == 0, "\(run.stderr)")
+  }
+
+  @Test func importTheExportsThenNothingNew() throws {
+    let zip = try vital.run(["health", "import", Self.fixtures + "/apple-health/ios17-export.zip", "--json"])
+    #expect(zip.status == 0, "\(zip.stderr)")
+    #expect(zip.object?["records"] as? Int == 8)
+    #expect(zip.object?["inserted"] as? Int == 8)
+    #expect(zip.stderr == "", "no progress bar off a terminal")
+    let xml = try vital.run(["health", "import", Self.fixtures + "/apple-health/ios17-export.xml", "--json"])
+    #expect(xml.object?["inserted"] as? Int == 0)
+    #expect(xml.object?["duplicates"] as? Int == 8)
+    let summary = try vital.run(["health", "summary", "--date", "2024-01-01", "--json"])
+    // Europe/Berlin: the energy sample at 01:02 +0200 on 1 January is 00:02 local.
+    #expect(summary.object?["active_energy_kcal"] as? Double == 0.12)
+    #expect(summary.object?["exercise_minutes"] as? Int == 1)
+  }
+
+  @Test func brokenFilesGetOneClearLine() throws {
+    let folder = vital.root
+    FileManager.default.createFile(atPath: folder + "/empty.xml", contents: Data())
+    expectCleanError(try vital.run(["health", "import", folder + "/empty.xml"]), mentioning: "empty")
+    let full = try String(contentsOfFile: Self.fixtures + "/apple-health/ios17-export.xml", encoding: .utf8)
+    FileManager.default.createFile(atPath: folder + "/cut.xml", contents: Data(full.prefix(2500).utf8))
+    let cut = try vital.run(["health", "import", folder + "/cut.xml"])
+    expectCleanError(cut, mentioning: "not well-formed", "line")
+    #expect(!cut.stderr.contains("74"), "no health value in the error")
+    expectCleanError(try vital.run(["health", "import", folder + "/missing.xml"]), mentioning: "cannot read")
+    expectCleanError(try vital.run(["health", "import", folder]), mentioning: "not a regular file")
+  }
+
+  @Test func goalsFromTheCatalogueAndByHand() throws {
+    #expect(try vital.run(["goals", "import", Self.fixtures + "/seeds/ihealth_Goals.json"]).status == 0)
+    #expect(try vital.run(["goals", "import", Self.fixtures + "/seeds/ihealth_Goals.json", "--json"]).object?["added"] as? Int == 0)
+    #expect(try vital.run(["health", "add", "--type", "steps", "--value", "7500", "--at", "2026-11-22 10:00"]).status == 0)
+    expectCleanError(try vital.run(["health", "add", "--type", "heartbeats", "--value", "1"]), mentioning: "unknown type")
+    let progress = try #require(try vital.run(["goals", "progress", "--json"]).json as? [[String: Any]])
+    let hard = try #require(progress.first { $0["id"] as? String == "catalogue-1002" })
+    #expect(hard["percent"] as? Double == 125)
+    let easy = try #require(progress.first { $0["id"] as? String == "catalogue-1000" })
+    #expect(easy["percent"] as? Double == 1500)
+    let text = try vital.run(["goals", "progress"]).stdout
+    #expect(text.contains("[####################]  125.0%"))
+    #expect(try vital.run(["goals", "remove", "catalogue-1002"]).status == 0)
+    #expect((try vital.run(["goals", "list", "--json"]).json as? [Any])?.count == 5)
+  }
+}
