@@ -46,9 +46,13 @@ import Testing
 
   @Test func goalsFromTheCatalogueAndByHand() throws {
     #expect(try vital.run(["goals", "import", Self.fixtures + "/seeds/ihealth_Goals.json"]).status == 0)
-    #expect(try vital.run(["goals", "import", Self.fixtures + "/seeds/ihealth_Goals.json", "--json"]).object?["added"] as? Int == 0)
-    #expect(try vital.run(["health", "add", "--type", "steps", "--value", "7500", "--at", "2026-11-22 10:00"]).status == 0)
-    expectCleanError(try vital.run(["health", "add", "--type", "heartbeats", "--value", "1"]), mentioning: "unknown type")
+    #expect(
+      try vital.run(["goals", "import", Self.fixtures + "/seeds/ihealth_Goals.json", "--json"]).object?["added"] as? Int
+        == 0)
+    #expect(
+      try vital.run(["health", "add", "--type", "steps", "--value", "7500", "--at", "2026-11-22 10:00"]).status == 0)
+    expectCleanError(
+      try vital.run(["health", "add", "--type", "heartbeats", "--value", "1"]), mentioning: "unknown type")
     let progress = try #require(try vital.run(["goals", "progress", "--json"]).json as? [[String: Any]])
     let hard = try #require(progress.first { $0["id"] as? String == "catalogue-1002" })
     #expect(hard["percent"] as? Double == 125)

@@ -96,6 +96,14 @@ public struct ReminderEngine {
     }
   }
 
-  /// Phase changes of watched places (area watches feed this once they exist).
-  func areaItems(from: Date, to: Date) throws -> [CalendarItem] { [] }
+  /// Phase changes that `vital area watch check` noticed at watched places.
+  func areaItems(from: Date, to: Date) throws -> [CalendarItem] {
+    try AreaStore(db: db, account: account, now: now).notices(from: from, to: to).map { n in
+      let to = n.to ?? "unknown"
+      return CalendarItem(
+        uid: "area-\(n.id)", source: .area, title: "\(n.label): phase now \(to)",
+        body: "The incidence phase at \(n.label) changed from \(n.from ?? "unknown") to \(to).", location: nil,
+        when: .instant(n.at, duration: 0), alarms: [.init(at: n.at, trigger: "PT0M")])
+    }
+  }
 }

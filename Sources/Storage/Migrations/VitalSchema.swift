@@ -221,6 +221,52 @@ public enum VitalSchema {
           reward TEXT
         ) STRICT;
         """),
+    Migration(
+      "0008_areas",
+      sql: """
+        CREATE TABLE area (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          kind TEXT,
+          population INTEGER,
+          geometry BLOB NOT NULL
+        ) STRICT;
+        CREATE VIRTUAL TABLE area_box USING rtree(id, min_lon, max_lon, min_lat, max_lat);
+        CREATE TABLE area_stat (
+          area_id TEXT PRIMARY KEY,
+          incidence REAL,
+          as_of TEXT,
+          imported_at TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE area_setting (
+          key TEXT PRIMARY KEY,
+          value TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE area_watch (
+          id TEXT PRIMARY KEY,
+          account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+          label TEXT NOT NULL,
+          lat REAL NOT NULL,
+          lon REAL NOT NULL
+        ) STRICT;
+        CREATE TABLE area_watch_state (
+          account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+          watch_id TEXT NOT NULL,
+          phase TEXT,
+          checked_at TEXT NOT NULL,
+          PRIMARY KEY (account_id, watch_id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE TABLE area_notice (
+          id INTEGER PRIMARY KEY,
+          account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+          watch_id TEXT NOT NULL,
+          label TEXT NOT NULL,
+          from_phase TEXT,
+          to_phase TEXT,
+          at TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX area_notice_at ON area_notice(account_id, at);
+        """),
   ])
 
   /// Opens the database at `path` and brings it up to date. A file from a newer Vital is refused

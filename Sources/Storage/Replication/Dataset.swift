@@ -44,11 +44,14 @@ public struct Dataset: Hashable, Sendable {
   public static let goal = Dataset(
     name: "goal", table: "goal", key: "id", fields: ["type", "target", "title", "description", "reward"], stamp: nil)
 
+  public static let areaWatch = Dataset(
+    name: "area_watch", table: "area_watch", key: "id", fields: ["label", "lat", "lon"], stamp: nil)
+
   /// Every synced dataset, in the order a new device applies them (blobs before the profile
   /// that points at them).
   public static let all: [Dataset] = [
     .blob, .profile, .questionnaire, .donation, .period, .medication, .dose, .healthSample, .workout, .activitySummary,
-    .goal,
+    .goal, .areaWatch,
   ]
 
   public static func named(_ name: String) -> Dataset? { all.first { $0.name == name } }

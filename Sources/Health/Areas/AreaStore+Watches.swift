@@ -1,0 +1,105 @@
+import Foundation
+import Storage
+
+extension AreaStore {
+  public struct Watch: Equatable, Sendable {
+    public let id: String
+    public let label: String
+    public let point: GeoPoint
+  }
+
+  public struct Change: Equatable, Sendable {
+    public let watch: Watch
+    public let from: Phase?
+    public let to: Phase?
+  }
+
+  public func watches() throws -> [Watch] {
+    try db.query("SELECT id, label, lat, lon FROM area_watch WHERE account_id = ? ORDER BY label, id", account.id) {
+      Watch(id: try $0.get(0), label: try $0.get(1), point: GeoPoint(lon: try $0.get(3), lat: try $0.get(2)))
+    }
+  }
+
+  @discardableResult
+  public func addWatch(label: String, point: GeoPoint) throws -> Watch {
+    let label = label.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !label.isEmpty, !label.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+      throw AreaError.emptyLabel
+    }
+    let watch = Watch(id: UUID().uuidString.lowercased(), label: label, point: point)
+    try db.transaction { _ in
+      try Replica(db: db, accountID: account.id, now: now).write(
+        .areaWatch, id: watch.id, ["label": .text(label), "lat": .real(point.lat), "lon": .real(point.lon)])
+      // The phase now is the baseline: only later changes are news.
+      try saveState(watch, phase: try phase(at: point))
+    }
+    return watch
+  }
+
+  public func removeWatch(_ key: String) throws -> Watch {
+    let all = try watches()
+    guard
+      let watch = all.first(where: { $0.label.lowercased() == key.lowercased() })
+        ?? all.first(where: { key.count >= 4 && $0.id.hasPrefix(key.lowercased()) })
+    else { throw AreaError.watchNotFound(key) }
+    try db.transaction { db in
+      try Replica(db: db, accountID: account.id, now: now).delete(.areaWatch, id: watch.id)
+      try db.execute("DELETE FROM area_watch_state WHERE account_id = ? AND watch_id = ?", account.id, watch.id)
+    }
+    return watch
+  }
+
+  /// The phase at a point now, or nil when no district or no incidence is known there.
+  public func phase(at point: GeoPoint) throws -> Phase? {
+    guard try areaCount() > 0, let area = try locate(point) else { return nil }
+    return try scale().phase(try stat(area.id)?.incidence)
+  }
+
+  /// Compares each watched place's phase with the one seen at the last check and reports each
+  /// change once; the change is also kept as a notice for `vital reminders`.
+  public func check() throws -> (changes: [Change], current: [(Watch, Phase?)]) {
+    try db.transaction { db in
+      var changes: [Change] = []
+      var current: [(Watch, Phase?)] = []
+      for watch in try watches() {
+        let phase = try self.phase(at: watch.point)
+        current.append((watch, phase))
+        let seen = try db.queryFirst(
+          "SELECT phase FROM area_watch_state WHERE account_id = ? AND watch_id = ?", account.id, watch.id
+        ) { row in try row.get(0, as: String?.self).flatMap(Phase.init(rawValue:)) }
+        if let seen, seen != phase {
+          changes.append(Change(watch: watch, from: seen, to: phase))
+          try db.execute(
+            "INSERT INTO area_notice (account_id, watch_id, label, from_phase, to_phase, at) VALUES (?, ?, ?, ?, ?, ?)",
+            account.id, watch.id, watch.label, seen?.rawValue, phase?.rawValue, now)
+        }
+        try saveState(watch, phase: phase)
+      }
+      return (changes, current)
+    }
+  }
+
+  func saveState(_ watch: Watch, phase: Phase?) throws {
+    try db.execute(
+      "INSERT OR REPLACE INTO area_watch_state (account_id, watch_id, phase, checked_at) VALUES (?, ?, ?, ?)",
+      account.id, watch.id, phase?.rawValue, now)
+  }
+
+  public struct Notice: Equatable, Sendable {
+    public let id: Int64
+    public let label: String
+    public let from: String?
+    public let to: String?
+    public let at: Date
+  }
+
+  /// Phase changes noticed in `[from, to]`.
+  public func notices(from: Date, to: Date) throws -> [Notice] {
+    try db.query(
+      """
+      SELECT id, label, from_phase, to_phase, at FROM area_notice
+      WHERE account_id = ? AND at >= ? AND at <= ? ORDER BY at, id
+      """, account.id, from, to
+    ) { Notice(id: try $0.get(0), label: try $0.get(1), from: try $0.get(2), to: try $0.get(3), at: try $0.get(4)) }
+  }
+}
