@@ -103,7 +103,9 @@ extension Vital.AreaCommand {
           lines.append("combined into \(district) (weighted by population): \(keys.joined(separator: ", "))")
         }
         if !result.unmatched.isEmpty {
-          lines.append("no district for \(result.unmatched.count) keys: \(result.unmatched.joined(separator: ", "))")
+          let shown = result.unmatched.prefix(12).joined(separator: ", ")
+          let more = result.unmatched.count > 12 ? ", ... (--json lists all)" : ""
+          lines.append("no district for \(result.unmatched.count) keys: \(shown)\(more)")
         }
         if !missing.isEmpty { lines.append("no figures for: \(missing.joined(separator: ", "))") }
         return lines.joined(separator: "\n")
