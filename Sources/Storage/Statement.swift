@@ -15,16 +15,20 @@ public final class Statement {
   }()
 
   init(database: Database, sql: String) throws {
-    var statement: OpaquePointer?
-    var tail: UnsafePointer<CChar>?
-    let rc = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
-    guard rc == SQLITE_OK, let statement else {
+    // The tail pointer points into the C string, so it is read while that string is alive.
+    let (rc, prepared, trailing) = sql.withCString { text -> (Int32, OpaquePointer?, Bool) in
+      var statement: OpaquePointer?
+      var tail: UnsafePointer<CChar>?
+      let rc = sqlite3_prepare_v3(database.handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+      let trailing =
+        tail.map { $0.pointee != 0 && !String(cString: $0).allSatisfy({ $0.isWhitespace || $0 == ";" }) } ?? false
+      return (rc, statement, trailing)
+    }
+    guard rc == SQLITE_OK, let statement = prepared else {
       throw StorageError.make(code: sqlite3_extended_errcode(database.handle), message: database.errorMessage, sql: sql)
     }
     // A second statement after the first would be silently ignored: refuse it instead.
-    if let tail, tail.pointee != 0,
-      !String(cString: tail).allSatisfy({ $0.isWhitespace || $0 == ";" })
-    {
+    if trailing {
       sqlite3_finalize(statement)
       throw StorageError.sqlite(
         code: SQLITE_MISUSE, message: "more than one statement; use executeScript", sql: sql)
