@@ -23,8 +23,12 @@ public final class Database {
     public init() {}
   }
 
+  /// Process-wide settings, applied once before the first connection (SQLite refuses them after).
+  private static let configured: Int32 = csqlite_disable_memstatus()
+
   /// Opens (and by default creates) the database at `path`; `:memory:` gives a private one.
   public init(path: String, options: Options = Options()) throws {
+    _ = Self.configured
     var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
     if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }

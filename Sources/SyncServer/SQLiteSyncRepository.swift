@@ -42,7 +42,13 @@ public actor SQLiteSyncRepository: SyncRepository {
         ) STRICT;
         CREATE TABLE sequence (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL) STRICT;
         INSERT INTO sequence (id, value) VALUES (1, 0);
-        """)
+        """),
+    Migration(
+      "0002_login_lockout",
+      sql: """
+        ALTER TABLE user ADD COLUMN failed_logins INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE user ADD COLUMN locked_until TEXT;
+        """),
   ])
 
   public init(path: String) throws {
@@ -65,6 +71,28 @@ public actor SQLiteSyncRepository: SyncRepository {
   public func passwordHash(email: String) throws -> (userID: String, hash: String)? {
     try db.queryFirst("SELECT id, password_hash FROM user WHERE email = ?", email) {
       (try $0.get(0, as: String.self), try $0.get(1, as: String.self))
+    }
+  }
+
+  public func lockedUntil(userID: String) throws -> Date? {
+    try db.scalar(Date.self, "SELECT locked_until FROM user WHERE id = ?", userID)
+  }
+
+  public func recordLogin(userID: String, succeeded: Bool, now: Date) throws {
+    if succeeded {
+      try db.execute("UPDATE user SET failed_logins = 0, locked_until = NULL WHERE id = ?", userID)
+      return
+    }
+    try db.transaction { db in
+      let failed = (try db.scalar(Int.self, "SELECT failed_logins FROM user WHERE id = ?", userID) ?? 0) + 1
+      if failed >= LoginLockout.attempts {
+        try db.execute(
+          "UPDATE user SET failed_logins = 0, locked_until = ? WHERE id = ?",
+          now.addingTimeInterval(LoginLockout.duration),
+          userID)
+      } else {
+        try db.execute("UPDATE user SET failed_logins = ? WHERE id = ?", failed, userID)
+      }
     }
   }
 

@@ -80,6 +80,14 @@ struct SyncAPI: Sendable {
     let ok = try await hashing.run {
       try await configuration.hasher.verify(credentials.password, against: stored?.hash ?? AccountStore.decoyHash)
     }
+    let now = configuration.now()
+    if let stored, let until = try await repository.lockedUntil(userID: stored.userID), until > now {
+      let minutes = Int((until.timeIntervalSince(now) / 60).rounded(.up))
+      throw HTTPError(
+        .tooManyRequests, headers: [.retryAfter: String(Int(until.timeIntervalSince(now).rounded(.up)))],
+        message: "too many failed logins; this account is locked for \(minutes) more minute\(minutes == 1 ? "" : "s")")
+    }
+    if let stored { try await repository.recordLogin(userID: stored.userID, succeeded: ok, now: now) }
     guard ok, let stored else { throw HTTPError(.unauthorized, message: "wrong email or password") }
     let token = try Crypto.randomBytes(32).map { String(format: "%02x", $0) }.joined()
     try await repository.createToken(

@@ -8,6 +8,11 @@ public protocol SyncRepository: Sendable {
   func createUser(email: String, passwordHash: String, now: Date) async throws -> String
   func passwordHash(email: String) async throws -> (userID: String, hash: String)?
   func setPasswordHash(userID: String, hash: String) async throws
+  /// When the account's lockout after repeated failed logins ends, if it is locked.
+  func lockedUntil(userID: String) async throws -> Date?
+  /// Counts a failed login (locking the account after `LoginLockout.attempts` in a row) or
+  /// clears the count after a good one.
+  func recordLogin(userID: String, succeeded: Bool, now: Date) async throws
   func createToken(userID: String, tokenSHA256: String, now: Date) async throws
   /// The user a token belongs to, if it is known and was used in the last 30 days.
   func user(tokenSHA256: String, now: Date) async throws -> String?
@@ -53,4 +58,11 @@ enum ServerMerge {
     }
     return changed ? merged : nil
   }
+}
+
+/// The server's rule, the same as for local accounts: 10 failed logins in a row lock the
+/// account for 15 minutes.
+public enum LoginLockout {
+  public static let attempts = 10
+  public static let duration: TimeInterval = 15 * 60
 }

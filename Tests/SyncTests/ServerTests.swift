@@ -146,4 +146,17 @@ import Testing
     try await device.sync()  // the client starts over by itself
     #expect(device.cursor?.hasPrefix("ffff") == false)
   }
+
+  @Test func tenWrongPasswordsLockTheAccountForAQuarterHour() async throws {
+    let credentials = #"{"email":"lock@example.org","password":"a long server passphrase"}"#
+    #expect(try await http.send("POST", "/v1/accounts", body: Data(credentials.utf8)).0 == 201)
+    let wrong = #"{"email":"lock@example.org","password":"not the passphrase at all"}"#
+    for _ in 0..<LoginLockout.attempts {
+      #expect(try await http.send("POST", "/v1/sessions", body: Data(wrong.utf8)).0 == 401)
+    }
+    let (status, body) = try await http.send("POST", "/v1/sessions", body: Data(credentials.utf8))
+    #expect(status == 429)
+    #expect(body.contains("locked for 15 more minutes"))
+    #expect(!body.contains("passphrase"))
+  }
 }

@@ -25,7 +25,11 @@ public final class AppleHealthImport {
   let replica: Replica
   let batchSize: Int
   private var summary = Summary()
-  private var batch: [Dataset: [(id: String, values: [DatabaseValue])]] = [:]
+  /// New records by dataset, in `Dataset`'s order (a dictionary keyed by Dataset would hash its
+  /// field list for every record).
+  private var batch: [(Dataset, [(id: String, values: [DatabaseValue])])] = [
+    (.healthSample, []), (.workout, []), (.activitySummary, []),
+  ]
   private var batchCount = 0
   private var correlationDepth = 0
   private var sawRoot = false
@@ -269,7 +273,8 @@ public final class AppleHealthImport {
   // MARK: Batches
 
   private func add(_ dataset: Dataset, id: String, _ values: [DatabaseValue]) throws {
-    batch[dataset, default: []].append((id, values))
+    let slot = dataset.name == Dataset.healthSample.name ? 0 : dataset.name == Dataset.workout.name ? 1 : 2
+    batch[slot].1.append((id, values))
     batchCount += 1
     if batchCount >= batchSize { try flush() }
   }
@@ -283,7 +288,7 @@ public final class AppleHealthImport {
         summary.duplicates += records.count - inserted
       }
     }
-    batch.removeAll(keepingCapacity: true)
+    for i in batch.indices { batch[i].1.removeAll(keepingCapacity: true) }
     batchCount = 0
   }
 
