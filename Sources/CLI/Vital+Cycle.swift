@@ -9,7 +9,7 @@ extension Vital {
     static let configuration = CommandConfiguration(
       commandName: "cycle",
       abstract: "Periods, and the next periods, ovulation and fertile window predicted with ranges.",
-      subcommands: [Log.self, Remove.self, List.self, Predict.self, CalendarCommand.self])
+      subcommands: [Log.self, Remove.self, List.self, Predict.self, CalendarCommand.self, ImportHealth.self])
   }
 }
 
@@ -161,6 +161,29 @@ extension Vital.Cycle {
         })
       try c.app.output.show(json) {
         CalendarGrid.text(year: year, month: m, days: days, today: today, colour: Output.colour)
+      }
+    }
+  }
+
+  struct ImportHealth: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "import-health",
+      abstract: "Make periods from imported Apple Health menstrual-flow records (consecutive days form one).")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+      let c = try CycleContext(global)
+      let r = try c.store.importFromHealth(calendar: c.app.calendar)
+      let json = JSON.object([
+        ("found", .int(r.found)), ("added", .int(r.added)), ("unchanged", .int(r.unchanged)),
+        ("conflicts", .array(r.conflicts.map(JSON.string))),
+      ])
+      try c.app.output.show(json) {
+        var text = "\(r.found) periods in the health data: \(r.added) added, \(r.unchanged) already logged"
+        if !r.conflicts.isEmpty {
+          text += "\nleft alone, overlapping periods logged differently: \(r.conflicts.joined(separator: ", "))"
+        }
+        return text
       }
     }
   }

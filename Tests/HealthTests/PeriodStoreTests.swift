@@ -60,4 +60,25 @@ import Testing
     let booked = try donations.book(at: t.local("2026-06-19 09:00"), place: "DRK", kind: .wholeBlood, profile: profile)
     #expect(booked.status == .scheduled)
   }
+
+  @Test func menstrualFlowRecordsBecomePeriodsOnce() throws {
+    var xml = "<HealthData>\n"
+    let days = ["2026-05-01", "2026-05-02", "2026-05-03", "2026-05-29", "2026-05-30", "2026-05-31", "2026-06-01"]
+    for (i, day) in days.enumerated() {
+      let value = i == 6 ? "HKCategoryValueMenstrualFlowNone" : "HKCategoryValueMenstrualFlowMedium"
+      xml +=
+        "<Record type=\"HKCategoryTypeIdentifierMenstrualFlow\" sourceName=\"Phone\" startDate=\"\(day) 08:00:00 +0200\" endDate=\"\(day) 08:00:00 +0200\" value=\"\(value)\"/>\n"
+    }
+    xml += "</HealthData>\n"
+    let path = NSTemporaryDirectory() + "/flow-\(UUID().uuidString).xml"
+    FileManager.default.createFile(atPath: path, contents: Data(xml.utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    _ = try AppleHealthImport(db: t.db, accountID: t.account.id, now: Date()).run(path: path)
+    try store.log(start: day("2026-05-30"), end: day("2026-06-02"))
+    let first = try store.importFromHealth(calendar: t.calendar)
+    #expect(first == PeriodStore.HealthImport(found: 2, added: 1, unchanged: 0, conflicts: ["2026-05-29"]))
+    #expect(try store.list().map { "\($0.start)-\($0.end!)" } == ["2026-05-01-2026-05-03", "2026-05-30-2026-06-02"])
+    let again = try store.importFromHealth(calendar: t.calendar)
+    #expect(again.added == 0 && again.unchanged == 1)
+  }
 }
