@@ -34,12 +34,14 @@ extension Vital.HealthCommand {
       bar.finish()
       let json = JSON.object([
         ("records", .int(summary.records)), ("inserted", .int(summary.inserted)),
-        ("duplicates", .int(summary.duplicates)), ("in_correlations", .int(summary.inCorrelations)),
+        ("duplicates", .int(summary.duplicates)), ("updated", .int(summary.updated)),
+        ("in_correlations", .int(summary.inCorrelations)),
         ("skipped", .int(summary.skipped)),
         ("by_type", .object(summary.byType.sorted { $0.key < $1.key }.map { ($0.key, JSON.int($0.value)) })),
       ])
       try app.output.show(json) {
         "imported \(summary.records) records: \(summary.inserted) new, \(summary.duplicates) already there"
+          + (summary.updated > 0 ? ", \(summary.updated) activity days updated" : "")
           + (summary.skipped > 0 ? ", \(summary.skipped) skipped (no type or unreadable dates)" : "")
       }
     }

@@ -128,6 +128,24 @@ import Testing
     #expect(throws: HealthImportError.noExportInZip("no-export.zip")) { try importer().run(path: zip) }
   }
 
+  @Test func aDayExportedAgainLaterUpdatesItsActivitySummary() throws {
+    func export(_ steps: Int, _ kcal: Double) -> String {
+      """
+      <HealthData>
+      <Record type="HKQuantityTypeIdentifierStepCount" unit="count" startDate="2024-03-01 09:00:00 +0100" endDate="2024-03-01 09:10:00 +0100" value="\(steps)"/>
+      <ActivitySummary dateComponents="2024-03-01" activeEnergyBurned="\(kcal)" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="kcal"/>
+      </HealthData>
+      """
+    }
+    _ = try importer().run(path: file("morning.xml", export(100, 120)))
+    let evening = try importer().run(path: file("evening.xml", export(100, 480)))
+    #expect(evening.updated == 1)
+    #expect(evening.duplicates == 1, "the step sample is the same")
+    #expect(try t.db.scalar(Double.self, "SELECT move_kcal FROM activity_summary") == 480)
+    let again = try importer().run(path: file("evening.xml", export(100, 480)))
+    #expect(again.updated == 0 && again.duplicates == 2)
+  }
+
   @Test func datesParseWithTheirOffsets() {
     #expect(HealthDate.parse("2024-01-01 01:01:36 +0200") == ISO8601.date(from: "2023-12-31T23:01:36Z"))
     #expect(HealthDate.parse("2016-11-14 07:25:41 -0700") == ISO8601.date(from: "2016-11-14T14:25:41Z"))

@@ -15,6 +15,8 @@ public final class AppleHealthImport {
     public var records = 0
     public var inserted = 0
     public var duplicates = 0
+    /// Activity summaries whose figures changed since the last import (a day exported while under way).
+    public var updated = 0
     public var inCorrelations = 0
     /// Elements without a type or with dates that do not parse.
     public var skipped = 0
@@ -282,14 +284,44 @@ public final class AppleHealthImport {
   private func flush() throws {
     guard batchCount > 0 else { return }
     try db.transaction { _ in
-      for (dataset, records) in batch {
+      for (dataset, records) in batch where dataset.name != Dataset.activitySummary.name {
         let inserted = try replica.insertNew(dataset, records)
         summary.inserted += inserted
         summary.duplicates += records.count - inserted
       }
+      try mergeActivity(batch[2].1)
     }
     for i in batch.indices { batch[i].1.removeAll(keepingCapacity: true) }
     batchCount = 0
+  }
+
+  /// A day's activity summary is exported again, with later figures, while the day is not over:
+  /// changed fields are written (and synced) as edits instead of being dropped as duplicates.
+  private func mergeActivity(_ records: [(id: String, values: [DatabaseValue])]) throws {
+    let fields = Dataset.activitySummary.fields
+    let columns = fields.map { "\"\($0)\"" }.joined(separator: ", ")
+    var new: [(id: String, values: [DatabaseValue])] = []
+    for record in records {
+      guard
+        let stored = try db.queryFirst(
+          "SELECT \(columns) FROM activity_summary WHERE id = ? AND account_id = ?", record.id, replica.accountID,
+          row: { row in (0..<row.count).map { row[$0] } })
+      else {
+        new.append(record)
+        continue
+      }
+      var changed: [String: DatabaseValue] = [:]
+      for (i, field) in fields.enumerated() where stored[i] != record.values[i] { changed[field] = record.values[i] }
+      if changed.isEmpty {
+        summary.duplicates += 1
+      } else {
+        try replica.write(.activitySummary, id: record.id, changed)
+        summary.updated += 1
+      }
+    }
+    let inserted = try replica.insertNew(.activitySummary, new)
+    summary.inserted += inserted
+    summary.duplicates += new.count - inserted
   }
 
   /// `hs-`, the start time in hex seconds, and 24 hex digits of the SHA-256 of the identifying
