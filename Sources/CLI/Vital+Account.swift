@@ -103,6 +103,7 @@ extension Vital.AccountCommand {
       abstract: "Delete the logged-in account and every record it owns.")
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Confirm that everything of this account is to be deleted.") var yes = false
+    @Flag(help: "Delete only this device's copy and leave the one on the sync server.") var keepRemote = false
     @OptionGroup var password: PasswordOptions
 
     func validate() throws {
@@ -114,6 +115,14 @@ extension Vital.AccountCommand {
     func run() async throws {
       let app = try App(global)
       let account = try app.requireAccount()
+      if !keepRemote,
+        let url = try app.db.scalar(
+          String.self, "SELECT url FROM sync_remote WHERE account_id = ? AND token IS NOT NULL", account.id)
+      {
+        throw CLIError.needsInput(
+          "this account syncs with \(url); delete the copy there first with 'vital remote delete --yes', or pass --keep-remote to delete only this device's copy"
+        )
+      }
       let secret = try PasswordPrompt.read("password", fromStdin: password.passwordStdin)
       try await app.accounts.delete(account, password: secret)
       try? FileManager.default.removeItem(atPath: app.home.sessionPath)

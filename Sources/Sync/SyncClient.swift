@@ -43,6 +43,11 @@ public final class SyncClient {
     return token
   }
 
+  /// Deletes the account on the server with everything it holds there.
+  public func deleteAccount(token: String) async throws {
+    _ = try await send("DELETE", "/v1/accounts/current", body: nil, token: token)
+  }
+
   public func logout(token: String) async throws {
     _ = try await send("DELETE", "/v1/sessions/current", body: nil, token: token)
   }

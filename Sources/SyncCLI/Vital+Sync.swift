@@ -9,7 +9,8 @@ extension VitalSync {
   struct Remote: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "remote",
-      abstract: "The sync server for this account.", subcommands: [SetURL.self, Register.self, Login.self, Status.self])
+      abstract: "The sync server for this account.",
+      subcommands: [SetURL.self, Register.self, Login.self, Status.self, Delete.self])
   }
 
   struct SyncCommand: AsyncParsableCommand {
@@ -115,6 +116,36 @@ extension VitalSync.Remote {
           last sync  \(app.human(remote.lastSync))
           pending    \(pending) changes
           """
+      }
+    }
+  }
+}
+
+extension VitalSync.Remote {
+  struct Delete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "delete", abstract: "Delete this account's copy on the server (this device keeps its own).")
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Confirm that the server's copy is to be deleted.") var yes = false
+
+    func validate() throws {
+      guard yes else { throw ValidationError("this deletes everything of this account on the server; add --yes") }
+    }
+
+    func run() async throws {
+      var (app, account, client, remote) = try RemoteContext.open(global)
+      guard let token = remote.token else {
+        throw CLIError.needsInput("not logged in to \(remote.url); run 'vital remote login' first")
+      }
+      try await client.deleteAccount(token: token)
+      remote.token = nil
+      remote.cursor = nil
+      remote.lastSync = nil
+      try remote.save(app.db, accountID: account.id)
+      // Everything would have to be sent again to a new server account.
+      try Replica(db: app.db, accountID: account.id, now: app.now).requeueAll()
+      try app.output.show(.object([("deleted", .string(remote.url))])) {
+        "deleted \(account.email) and all its records on \(remote.url); this device keeps its copy"
       }
     }
   }

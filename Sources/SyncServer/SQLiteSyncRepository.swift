@@ -122,6 +122,14 @@ public actor SQLiteSyncRepository: SyncRepository {
     return user
   }
 
+  public func deleteUser(userID: String) throws {
+    try db.transaction { db in
+      // Spelled out rather than left to ON DELETE CASCADE, so the order is plain to read.
+      for table in ["token", "record", "blob"] { try db.execute("DELETE FROM \(table) WHERE user_id = ?", userID) }
+      try db.execute("DELETE FROM user WHERE id = ?", userID)
+    }
+  }
+
   public func deleteToken(tokenSHA256: String) throws {
     try db.execute("DELETE FROM token WHERE token_sha256 = ?", tokenSHA256)
   }

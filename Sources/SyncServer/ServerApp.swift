@@ -31,6 +31,7 @@ public func buildApplication(
   let router = Router()
   router.get("/healthz") { _, _ in ["status": "ok"] }
   router.post("/v1/accounts") { request, context in try await api.register(request, context) }
+  router.delete("/v1/accounts/current") { request, context in try await api.deleteAccount(request, context) }
   router.post("/v1/sessions") { request, context in try await api.login(request, context) }
   router.delete("/v1/sessions/current") { request, context in try await api.logout(request, context) }
   router.post("/v1/sync") { request, context in try await api.sync(request, context) }
@@ -93,6 +94,12 @@ struct SyncAPI: Sendable {
     try await repository.createToken(
       userID: stored.userID, tokenSHA256: Crypto.sha256Hex(Data(token.utf8)), now: configuration.now())
     return try json(.created, ["token": token, "user_id": stored.userID])
+  }
+
+  func deleteAccount(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    let (user, _) = try await authenticate(request)
+    try await repository.deleteUser(userID: user)
+    return Response(status: .noContent)
   }
 
   func logout(_ request: Request, _ context: BasicRequestContext) async throws -> Response {

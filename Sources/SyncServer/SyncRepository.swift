@@ -17,6 +17,8 @@ public protocol SyncRepository: Sendable {
   /// The user a token belongs to, if it is known and was used in the last 30 days.
   func user(tokenSHA256: String, now: Date) async throws -> String?
   func deleteToken(tokenSHA256: String) async throws
+  /// Deletes the user with every token, record and blob.
+  func deleteUser(userID: String) async throws
   /// Applies `changes` and returns the records changed after `since`, in one transaction.
   func sync(userID: String, since: String?, changes: [ValidatedChange], pageSize: Int) async throws -> SyncPage
   func putBlob(userID: String, sha256: String, data: Data) async throws

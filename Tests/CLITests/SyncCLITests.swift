@@ -157,4 +157,27 @@ import Testing
     let places = { (device: VitalHome) in Set(try self.history(device).compactMap { $0["id"] as? String }) }
     #expect(try places(a) == places(b))
   }
+
+  @Test func theServerCopyIsDeletedOnRequestAndCanBeRebuilt() throws {
+    #expect(try a.run(["donor", "record", "--at", "2026-10-01T10:00", "--place", "DRK"]).status == 0)
+    #expect(try a.run(["cycle", "log", "--start", "2026-11-01", "--end", "2026-11-05"]).status == 0)
+    try sync(a)
+    expectCleanError(
+      try a.run(["account", "delete", "--yes", "--password-stdin"], stdin: localPassword + "\n"),
+      mentioning: "remote delete")
+    let deleted = try a.run(["remote", "delete", "--yes"])
+    #expect(deleted.status == 0, "\(deleted.stderr)")
+    // B's token went with the account.
+    expectCleanError(try b.run(["sync"]), mentioning: "log in again")
+    // A new server account gets everything again from the device.
+    #expect(try a.run(["remote", "register", "--password-stdin"], stdin: serverPassword + "\n").status == 0)
+    #expect(try sync(a)["pushed"] as? Int == 2)
+    #expect(try b.run(["remote", "login", "--password-stdin"], stdin: serverPassword + "\n").status == 0)
+    try sync(b)
+    #expect(try history(b).count == 1)
+    #expect((try b.run(["cycle", "list", "--json"]).json as? [Any])?.count == 1)
+    #expect(
+      try a.run(["account", "delete", "--yes", "--keep-remote", "--password-stdin"], stdin: localPassword + "\n").status
+        == 0)
+  }
 }

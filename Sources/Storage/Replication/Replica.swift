@@ -80,6 +80,19 @@ public struct Replica {
     }
   }
 
+  /// Queues every record held here to be sent again, whole (a new or emptied server account).
+  public func requeueAll() throws {
+    try db.transaction { db in
+      let hlc = try tick().description
+      try db.execute("DELETE FROM sync_outbox WHERE account_id = ?", accountID)
+      try db.execute(
+        """
+        INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc)
+        SELECT account_id, dataset, row_id, '*', NULL, ? FROM sync_row WHERE account_id = ? ORDER BY dataset, row_id
+        """, hlc, accountID)
+    }
+  }
+
   /// Removes a row without telling anyone: for caches such as blobs no profile points at any more.
   public func forget(_ dataset: Dataset, where condition: String, _ arguments: (any DatabaseValueConvertible)?...)
     throws
