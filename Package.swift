@@ -15,6 +15,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     .systemLibrary(
@@ -46,7 +47,7 @@ let package = Package(
       name: "SyncServer",
       dependencies: [
         "Storage", "Auth", "Sync", .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio"),
       ]),
     // What every command line shares: the data folder, the session, output, errors.
     .target(

@@ -21,14 +21,17 @@ extension Vital {
     }
 
     func run() async throws {
-      guard postgres == nil else {
-        throw CLIError.needsInput("the PostgreSQL backend is not built yet; run with --data (SQLite) for now")
-      }
       let environment = ProcessInfo.processInfo.environment
-      let folder = data ?? Home.resolve(option: global.home, environment: environment) + "/server"
-      umask(0o077)
-      _ = try Home.prepare(folder)
-      var arguments = ["--listen", listen, "--data", folder]
+      var arguments = ["--listen", listen]
+      if let postgres {
+        guard data == nil else { throw ValidationError("give --data (SQLite) or --postgres URL, not both") }
+        arguments += ["--postgres", postgres]
+      } else {
+        let folder = data ?? Home.resolve(option: global.home, environment: environment) + "/server"
+        umask(0o077)
+        _ = try Home.prepare(folder)
+        arguments += ["--data", folder]
+      }
       if let now = environment["VITAL_NOW"], !now.isEmpty {
         _ = try App.clock(environment)  // refuses a malformed VITAL_NOW here, with the usual message
         arguments += ["--now", now]

@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// A device in-process: its own database file, one local account, a client for the server.
-final class Device {
+final class Device: @unchecked Sendable {
   let folder: String
   let db: Database
   let accountID: String

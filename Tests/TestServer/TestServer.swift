@@ -7,15 +7,47 @@ public final class TestServer: @unchecked Sendable {
   public private(set) var port: Int
   private var process: Process?
   private let log: String
+  /// The PostgreSQL database this server uses, when the tests run against PostgreSQL.
+  public let database: String?
+
+  /// `VITAL_TEST_BACKEND=postgres` (set by scripts/test, with `VITAL_TEST_POSTGRES` naming the
+  /// throwaway cluster) runs every test server on PostgreSQL, each on a fresh database.
+  public static var postgresURL: String? {
+    let environment = ProcessInfo.processInfo.environment
+    guard environment["VITAL_TEST_BACKEND"] == "postgres" else { return nil }
+    return environment["VITAL_TEST_POSTGRES"]
+  }
+
+  /// Creates an empty database on the test cluster and returns its name.
+  public static func createDatabase() throws -> String {
+    let environment = ProcessInfo.processInfo.environment
+    guard let base = environment["VITAL_TEST_POSTGRES"], let pgbin = environment["VITAL_TEST_PGBIN"],
+      let url = URLComponents(string: base)
+    else { throw NSError(domain: "TestServer", code: 2, userInfo: [NSLocalizedDescriptionKey: "no test cluster"]) }
+    let name = "vital_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: pgbin + "/createdb")
+    process.arguments = [
+      "-h", url.host ?? "127.0.0.1", "-p", String(url.port ?? 5432), "-U", url.user ?? "vital", name,
+    ]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw NSError(domain: "TestServer", code: 3, userInfo: [NSLocalizedDescriptionKey: "createdb failed"])
+    }
+    return name
+  }
 
   public static let binary: URL = {
     if let path = ProcessInfo.processInfo.environment["VITAL_BIN"] { return URL(fileURLWithPath: path) }
     return Bundle.main.bundleURL.appendingPathComponent("vital")
   }()
 
-  /// Starts a server on a free port (or on `port`) over `dataDirectory`.
-  public init(dataDirectory: String, port: Int = 0) throws {
+  /// Starts a server on a free port (or on `port`) over `dataDirectory`, or on PostgreSQL when
+  /// the tests run against it (on `database`, shared with another server, else a fresh one).
+  public init(dataDirectory: String, port: Int = 0, database: String? = nil) throws {
     self.dataDirectory = dataDirectory
+    self.database = Self.postgresURL == nil ? nil : try database ?? Self.createDatabase()
     self.log = dataDirectory + ".log"
     self.url = URL(string: "http://127.0.0.1:0")!
     self.port = port
@@ -25,7 +57,12 @@ public final class TestServer: @unchecked Sendable {
   public func start(port: Int? = nil) throws {
     let process = Process()
     process.executableURL = Self.binary
-    process.arguments = ["serve", "--listen", "127.0.0.1:\(port ?? self.port)", "--data", dataDirectory]
+    process.arguments = ["serve", "--listen", "127.0.0.1:\(port ?? self.port)"]
+    if let base = Self.postgresURL, let database {
+      process.arguments! += ["--postgres", (base.hasSuffix("/") ? base : base + "/") + database]
+    } else {
+      process.arguments! += ["--data", dataDirectory]
+    }
     var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VITAL_") }
     environment["TZ"] = "UTC"
     process.environment = environment

@@ -1,0 +1,268 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Storage
+import Sync
+
+/// The server's PostgreSQL backend, for several `vital serve` processes on one database. Each
+/// user's changes are numbered by a counter in the user's row, taken under that row's lock: two
+/// processes syncing the same user at once run one after the other, so a cursor never skips a
+/// change that commits later.
+public final class PostgresSyncRepository: SyncRepository {
+  let client: PostgresClient
+  let logger = Logger(label: "vital-serve.postgres")
+  let epoch: String
+
+  /// A client for `url`; run `client.run()` for as long as the repository is used.
+  public static func makeClient(url: String) throws -> PostgresClient {
+    PostgresClient(configuration: try configuration(url), backgroundLogger: Logger(label: "vital-serve.pg"))
+  }
+
+  /// `postgres://user[:password]@host[:port]/database` (or `postgresql://`); a `host=` query
+  /// item naming a folder connects through the Unix socket there.
+  static func configuration(_ text: String) throws -> PostgresClient.Configuration {
+    guard let url = URLComponents(string: text), ["postgres", "postgresql"].contains(url.scheme ?? ""),
+      let user = url.user
+    else { throw PostgresURLError() }
+    let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : nil
+    if let socket = url.queryItems?.first(where: { $0.name == "host" })?.value, socket.hasPrefix("/") {
+      return .init(
+        unixSocketPath: socket + "/.s.PGSQL.\(url.port ?? 5432)", username: user, password: url.password,
+        database: database)
+    }
+    return .init(
+      host: url.host ?? "127.0.0.1", port: url.port ?? 5432, username: user, password: url.password, database: database,
+      tls: .disable)
+  }
+
+  public struct PostgresURLError: Error, CustomStringConvertible {
+    public var description: String { "--postgres takes a URL like postgres://vital@127.0.0.1:5432/vital" }
+  }
+
+  /// Brings the schema up to date; `client.run()` must already be running.
+  public init(client: PostgresClient) async throws {
+    self.client = client
+    let logger = Logger(label: "vital-serve.postgres")
+    try await client.withTransaction(logger: logger) { c in
+      // One migrator at a time when several servers start together.
+      try await c.query("SELECT pg_advisory_xact_lock(7152026)", logger: logger)
+      for statement in Self.schema { try await c.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+    }
+    var epoch = "0"
+    for try await value in try await client.query("SELECT value FROM server_meta WHERE key = 'epoch'", logger: logger)
+      .decode(String.self)
+    {
+      epoch = value
+    }
+    self.epoch = epoch
+  }
+
+  static let schema = [
+    "CREATE TABLE IF NOT EXISTS server_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "INSERT INTO server_meta (key, value) VALUES ('epoch', substr(md5(random()::text), 1, 16)) ON CONFLICT DO NOTHING",
+    """
+    CREATE TABLE IF NOT EXISTS users (
+      id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL,
+      created_at TIMESTAMPTZ NOT NULL, failed_logins INTEGER NOT NULL DEFAULT 0, locked_until TIMESTAMPTZ,
+      seq BIGINT NOT NULL DEFAULT 0)
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS tokens (
+      token_sha256 TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      created_at TIMESTAMPTZ NOT NULL, last_used_at TIMESTAMPTZ NOT NULL)
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS records (
+      user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, dataset TEXT NOT NULL, row_id TEXT NOT NULL,
+      fields TEXT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (user_id, dataset, row_id))
+    """,
+    "CREATE INDEX IF NOT EXISTS records_user_seq ON records (user_id, seq)",
+    """
+    CREATE TABLE IF NOT EXISTS blobs (
+      user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, sha256 TEXT NOT NULL, data BYTEA NOT NULL,
+      PRIMARY KEY (user_id, sha256))
+    """,
+  ]
+
+  // MARK: Accounts
+
+  public func createUser(email: String, passwordHash: String, now: Date) async throws -> String {
+    let id = UUID().uuidString.lowercased()
+    do {
+      try await client.query(
+        "INSERT INTO users (id, email, password_hash, created_at) VALUES (\(id), \(email), \(passwordHash), \(now))",
+        logger: logger)
+    } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+      throw SyncRepositoryError.emailTaken
+    }
+    return id
+  }
+
+  public func passwordHash(email: String) async throws -> (userID: String, hash: String)? {
+    for try await (id, hash) in try await client.query(
+      "SELECT id, password_hash FROM users WHERE email = \(email)", logger: logger
+    ).decode((String, String).self) {
+      return (id, hash)
+    }
+    return nil
+  }
+
+  public func lockedUntil(userID: String) async throws -> Date? {
+    for try await until in try await client.query(
+      "SELECT locked_until FROM users WHERE id = \(userID)", logger: logger
+    ).decode(Date?.self) {
+      return until
+    }
+    return nil
+  }
+
+  public func recordLogin(userID: String, succeeded: Bool, now: Date) async throws {
+    if succeeded {
+      try await client.query(
+        "UPDATE users SET failed_logins = 0, locked_until = NULL WHERE id = \(userID)", logger: logger)
+      return
+    }
+    let attempts = LoginLockout.attempts
+    let until = now.addingTimeInterval(LoginLockout.duration)
+    try await client.query(
+      """
+      UPDATE users SET
+        locked_until = CASE WHEN failed_logins + 1 >= \(attempts) THEN \(until) ELSE locked_until END,
+        failed_logins = CASE WHEN failed_logins + 1 >= \(attempts) THEN 0 ELSE failed_logins + 1 END
+      WHERE id = \(userID)
+      """, logger: logger)
+  }
+
+  public func setPasswordHash(userID: String, hash: String) async throws {
+    try await client.query("UPDATE users SET password_hash = \(hash) WHERE id = \(userID)", logger: logger)
+  }
+
+  public func createToken(userID: String, tokenSHA256: String, now: Date) async throws {
+    try await client.query(
+      """
+      INSERT INTO tokens (token_sha256, user_id, created_at, last_used_at)
+      VALUES (\(tokenSHA256), \(userID), \(now), \(now))
+      """, logger: logger)
+  }
+
+  public func user(tokenSHA256: String, now: Date) async throws -> String? {
+    var found: (String, Date)?
+    for try await row in try await client.query(
+      "SELECT user_id, last_used_at FROM tokens WHERE token_sha256 = \(tokenSHA256)", logger: logger
+    ).decode((String, Date).self) {
+      found = row
+    }
+    guard let (user, lastUsed) = found else { return nil }
+    if now.timeIntervalSince(lastUsed) > 30 * 86_400 {
+      try await deleteToken(tokenSHA256: tokenSHA256)
+      return nil
+    }
+    if now.timeIntervalSince(lastUsed) > 60 {
+      try await client.query(
+        "UPDATE tokens SET last_used_at = \(now) WHERE token_sha256 = \(tokenSHA256)", logger: logger)
+    }
+    return user
+  }
+
+  public func deleteToken(tokenSHA256: String) async throws {
+    try await client.query("DELETE FROM tokens WHERE token_sha256 = \(tokenSHA256)", logger: logger)
+  }
+
+  public func deleteUser(userID: String) async throws {
+    try await client.query("DELETE FROM users WHERE id = \(userID)", logger: logger)
+  }
+
+  // MARK: Sync
+
+  public func sync(userID: String, since: String?, changes: [ValidatedChange], pageSize: Int) async throws -> SyncPage {
+    let start = try position(since)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let decoder = JSONDecoder()
+    let logger = self.logger
+    let epoch = self.epoch
+    return try await client.withTransaction(logger: logger) { c in
+      // The user's row lock: syncs of one user run one at a time across every server process.
+      var seq: Int64 = 0
+      for try await value in try await c.query("SELECT seq FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
+        .decode(Int64.self)
+      {
+        seq = value
+      }
+      // A cursor past what this user has here came from another database.
+      guard start <= seq else { throw SyncRepositoryError.resyncRequired }
+      var accepted = 0
+      for change in changes {
+        var current: [String: WireField] = [:]
+        let dataset = change.dataset.name
+        for try await text in try await c.query(
+          "SELECT fields FROM records WHERE user_id = \(userID) AND dataset = \(dataset) AND row_id = \(change.id)",
+          logger: logger
+        ).decode(String.self) {
+          current = try decoder.decode([String: WireField].self, from: Data(text.utf8))
+        }
+        guard let merged = ServerMerge.merge(current, change.fields) else { continue }
+        seq += 1
+        let json = String(decoding: try encoder.encode(merged), as: UTF8.self)
+        try await c.query(
+          """
+          INSERT INTO records (user_id, dataset, row_id, fields, seq) VALUES (\(userID), \(dataset), \(change.id), \(json), \(seq))
+          ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = EXCLUDED.fields, seq = EXCLUDED.seq
+          """, logger: logger)
+        accepted += 1
+      }
+      if accepted > 0 { try await c.query("UPDATE users SET seq = \(seq) WHERE id = \(userID)", logger: logger) }
+      var page: [String] = []
+      var last = start
+      let limit = pageSize
+      for try await (dataset, id, fields, rowSeq) in try await c.query(
+        """
+        SELECT dataset, row_id, fields, seq FROM records WHERE user_id = \(userID) AND seq > \(start)
+        ORDER BY seq LIMIT \(limit)
+        """, logger: logger
+      ).decode((String, String, String, Int64).self) {
+        page.append(
+          "{\"dataset\":\(SQLiteSyncRepository.quote(dataset)),\"id\":\(SQLiteSyncRepository.quote(id)),\"fields\":\(fields)}"
+        )
+        last = rowSeq
+      }
+      var hasMore = false
+      for try await more in try await c.query(
+        "SELECT EXISTS (SELECT 1 FROM records WHERE user_id = \(userID) AND seq > \(last))", logger: logger
+      ).decode(Bool.self) {
+        hasMore = more
+      }
+      return SyncPage(changesJSON: page, cursor: "\(epoch):\(last)", hasMore: hasMore, accepted: accepted)
+    }
+  }
+
+  /// The sequence number a cursor stands for; a cursor from another database asks for a resync.
+  func position(_ cursor: String?) throws -> Int64 {
+    guard let cursor, !cursor.isEmpty else { return 0 }
+    let parts = cursor.split(separator: ":")
+    guard parts.count == 2, parts[0] == epoch, let seq = Int64(parts[1]), seq >= 0 else {
+      throw SyncRepositoryError.resyncRequired
+    }
+    return seq
+  }
+
+  // MARK: Blobs
+
+  public func putBlob(userID: String, sha256: String, data: Data) async throws {
+    let bytes = ByteBuffer(bytes: data)
+    try await client.query(
+      """
+      INSERT INTO blobs (user_id, sha256, data) VALUES (\(userID), \(sha256), \(bytes))
+      ON CONFLICT (user_id, sha256) DO NOTHING
+      """, logger: logger)
+  }
+
+  public func blob(userID: String, sha256: String) async throws -> Data? {
+    for try await buffer in try await client.query(
+      "SELECT data FROM blobs WHERE user_id = \(userID) AND sha256 = \(sha256)", logger: logger
+    ).decode(ByteBuffer.self) {
+      return Data(buffer.readableBytesView)
+    }
+    return nil
+  }
+}
