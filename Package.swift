@@ -75,7 +75,7 @@ let package = Package(
     // binary starts without loading the HTTP server stack.
     .executableTarget(name: "vital-serve", dependencies: ["Storage", "SyncServer"], path: "Sources/Serve"),
     // Benchmarks live in their own executable so the shipped binary carries no bench code.
-    .executableTarget(name: "vital-bench", dependencies: ["Storage", "Auth"], path: "Sources/Bench"),
+    .executableTarget(name: "vital-bench", dependencies: ["Storage", "Auth", "Sync"], path: "Sources/Bench"),
     // A helper the crash-safety test kills with SIGKILL in the middle of a write.
     .executableTarget(name: "storage-writer", dependencies: ["Storage"], path: "Tests/StorageWriter"),
     .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-writer"]),
