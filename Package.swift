@@ -86,6 +86,7 @@ let package = Package(
       dependencies: [
         "Sync", "SyncServer", "Storage", "Auth", "Health", "vital", "vital-serve", "vital-sync", "TestServer",
         .product(name: "PropertyBased", package: "swift-property-based"),
+        .product(name: "Hummingbird", package: "hummingbird"),
       ]),
     .testTarget(name: "AuthTests", dependencies: ["Auth", "Storage"]),
     .testTarget(name: "HealthTests", dependencies: ["Health", "Auth", "Storage", "TestImages"]),
