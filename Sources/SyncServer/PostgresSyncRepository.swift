@@ -191,46 +191,69 @@ public final class PostgresSyncRepository: SyncRepository {
       }
       // A cursor past what this user has here came from another database.
       guard start <= seq else { throw SyncRepositoryError.resyncRequired }
+      // The records the changes touch, in one query; then the merged ones written in one.
+      var current: [String: [String: WireField]] = [:]
+      if !changes.isEmpty {
+        let datasets = changes.map(\.dataset.name)
+        let ids = changes.map(\.id)
+        for try await (dataset, id, text) in try await c.query(
+          """
+          SELECT r.dataset, r.row_id, r.fields FROM records r
+          JOIN unnest(\(datasets)::text[], \(ids)::text[]) AS k(dataset, row_id)
+            ON r.dataset = k.dataset AND r.row_id = k.row_id
+          WHERE r.user_id = \(userID)
+          """, logger: logger
+        ).decode((String, String, String).self) {
+          current[dataset + "\u{0}" + id] = try decoder.decode([String: WireField].self, from: Data(text.utf8))
+        }
+      }
+      var written: (datasets: [String], ids: [String], fields: [String], seqs: [Int64]) = ([], [], [], [])
+      var slot: [String: Int] = [:]
       var accepted = 0
       for change in changes {
-        var current: [String: WireField] = [:]
-        let dataset = change.dataset.name
-        for try await text in try await c.query(
-          "SELECT fields FROM records WHERE user_id = \(userID) AND dataset = \(dataset) AND row_id = \(change.id)",
-          logger: logger
-        ).decode(String.self) {
-          current = try decoder.decode([String: WireField].self, from: Data(text.utf8))
-        }
-        guard let merged = ServerMerge.merge(current, change.fields) else { continue }
+        let key = change.dataset.name + "\u{0}" + change.id
+        guard let merged = ServerMerge.merge(current[key] ?? [:], change.fields) else { continue }
+        current[key] = merged
         seq += 1
-        let json = String(decoding: try encoder.encode(merged), as: UTF8.self)
-        try await c.query(
-          """
-          INSERT INTO records (user_id, dataset, row_id, fields, seq) VALUES (\(userID), \(dataset), \(change.id), \(json), \(seq))
-          ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = EXCLUDED.fields, seq = EXCLUDED.seq
-          """, logger: logger)
+        if let at = slot[key] {
+          written.fields[at] = String(decoding: try encoder.encode(merged), as: UTF8.self)
+          written.seqs[at] = seq
+        } else {
+          slot[key] = written.ids.count
+          written.datasets.append(change.dataset.name)
+          written.ids.append(change.id)
+          written.fields.append(String(decoding: try encoder.encode(merged), as: UTF8.self))
+          written.seqs.append(seq)
+        }
         accepted += 1
       }
-      if accepted > 0 { try await c.query("UPDATE users SET seq = \(seq) WHERE id = \(userID)", logger: logger) }
+      if accepted > 0 {
+        try await c.query(
+          """
+          INSERT INTO records (user_id, dataset, row_id, fields, seq)
+          SELECT \(userID), * FROM unnest(\(written.datasets)::text[], \(written.ids)::text[], \(written.fields)::text[], \(written.seqs)::int8[])
+          ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = EXCLUDED.fields, seq = EXCLUDED.seq
+          """, logger: logger)
+        try await c.query("UPDATE users SET seq = \(seq) WHERE id = \(userID)", logger: logger)
+      }
       var page: [String] = []
       var last = start
-      let limit = pageSize
+      var hasMore = false
+      let limit = pageSize + 1
       for try await (dataset, id, fields, rowSeq) in try await c.query(
         """
         SELECT dataset, row_id, fields, seq FROM records WHERE user_id = \(userID) AND seq > \(start)
         ORDER BY seq LIMIT \(limit)
         """, logger: logger
       ).decode((String, String, String, Int64).self) {
+        guard page.count < pageSize else {
+          hasMore = true
+          continue
+        }
         page.append(
           "{\"dataset\":\(SQLiteSyncRepository.quote(dataset)),\"id\":\(SQLiteSyncRepository.quote(id)),\"fields\":\(fields)}"
         )
         last = rowSeq
-      }
-      var hasMore = false
-      for try await more in try await c.query(
-        "SELECT EXISTS (SELECT 1 FROM records WHERE user_id = \(userID) AND seq > \(last))", logger: logger
-      ).decode(Bool.self) {
-        hasMore = more
       }
       return SyncPage(changesJSON: page, cursor: "\(epoch):\(last)", hasMore: hasMore, accepted: accepted)
     }
