@@ -182,8 +182,8 @@ extension Vital.AreaCommand {
         scale.ranges.map { phase, lower, upper in
           let range =
             lower == nil
-            ? "<= \(upper!.formatted)"
-            : upper == nil ? "> \(lower!.formatted)" : "> \(lower!.formatted) and <= \(upper!.formatted)"
+            ? "<= \(upper!.plainText)"
+            : upper == nil ? "> \(lower!.plainText)" : "> \(lower!.plainText) and <= \(upper!.plainText)"
           return "\(phase.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(range)"
         }.joined(separator: "\n")
       }
@@ -193,5 +193,5 @@ extension Vital.AreaCommand {
 
 extension Double {
   /// 35 rather than 35.0; 50.5 stays.
-  var formatted: String { self == rounded() ? String(Int(self)) : String(self) }
+  var plainText: String { self == rounded() ? String(Int(self)) : String(self) }
 }

@@ -159,19 +159,22 @@ public actor SQLiteSyncRepository: SyncRepository {
       }
       var last = start
       var page: [String] = []
+      var hasMore = false
       try db.forEachRow(
         "SELECT dataset, row_id, fields, seq FROM record WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?", userID,
         start, pageSize + 1
       ) { row in
-        guard page.count < pageSize else { return }
+        // One row more than a page is read: its presence is the answer to "more after this?".
+        guard page.count < pageSize else {
+          hasMore = true
+          return
+        }
         let dataset: String = try row.get(0)
         let id: String = try row.get(1)
         let fields: String = try row.get(2)
         page.append("{\"dataset\":\(Self.quote(dataset)),\"id\":\(Self.quote(id)),\"fields\":\(fields)}")
         last = try row.get(3)
       }
-      let hasMore =
-        try db.scalar(Int.self, "SELECT EXISTS (SELECT 1 FROM record WHERE user_id = ? AND seq > ?)", userID, last) == 1
       return SyncPage(changesJSON: page, cursor: "\(epoch):\(last)", hasMore: hasMore, accepted: accepted)
     }
   }

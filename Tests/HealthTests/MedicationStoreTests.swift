@@ -80,6 +80,9 @@ import Testing
     #expect(throws: MedicationError.badTime("25:00")) {
       _ = try s.add(name: "X", times: ["25:00"], days: nil, dose: nil, stock: nil, refillAt: nil)
     }
+    #expect(throws: MedicationError.badTime("+1:30")) {
+      _ = try s.add(name: "X", times: ["+1:30"], days: nil, dose: nil, stock: nil, refillAt: nil)
+    }
     #expect(throws: MedicationError.badDay("someday")) {
       _ = try s.add(name: "X", times: ["09:00"], days: ["mon,someday"], dose: nil, stock: nil, refillAt: nil)
     }

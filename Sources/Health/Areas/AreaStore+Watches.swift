@@ -50,9 +50,15 @@ extension AreaStore {
   }
 
   /// The phase at a point now, or nil when no district or no incidence is known there.
-  public func phase(at point: GeoPoint) throws -> Phase? {
-    guard try areaCount() > 0, let area = try locate(point) else { return nil }
-    return try scale().phase(try stat(area.id)?.incidence)
+  public func phase(at point: GeoPoint, scale: PhaseScale? = nil) throws -> Phase? {
+    let area: Area?
+    do {
+      area = try locate(point)
+    } catch AreaError.noDistricts {
+      return nil
+    }
+    guard let area else { return nil }
+    return try (scale ?? self.scale()).phase(try stat(area.id)?.incidence)
   }
 
   /// Compares each watched place's phase with the one seen at the last check and reports each
@@ -61,8 +67,9 @@ extension AreaStore {
     try db.transaction { db in
       var changes: [Change] = []
       var current: [(Watch, Phase?)] = []
+      let scale = try self.scale()
       for watch in try watches() {
-        let phase = try self.phase(at: watch.point)
+        let phase = try self.phase(at: watch.point, scale: scale)
         current.append((watch, phase))
         let seen = try db.queryFirst(
           "SELECT phase FROM area_watch_state WHERE account_id = ? AND watch_id = ?", account.id, watch.id

@@ -43,12 +43,12 @@ public struct AreaStore {
   /// The district containing `p`: candidates from the R*Tree, then the exact test; the lowest
   /// id where districts overlap (as `Locator`).
   public func locate(_ p: GeoPoint) throws -> Area? {
-    guard try areaCount() > 0 else { throw AreaError.noDistricts }
     let candidates = try db.query(
       """
       SELECT a.id, a.name, a.kind, a.population, a.geometry FROM area_box b JOIN area a ON a.rowid = b.id
       WHERE b.min_lon <= ? AND b.max_lon >= ? AND b.min_lat <= ? AND b.max_lat >= ? ORDER BY a.id
       """, p.lon, p.lon, p.lat, p.lat, row: Self.area)
+    if candidates.isEmpty, try areaCount() == 0 { throw AreaError.noDistricts }
     return candidates.first { $0.contains(p) }
   }
 

@@ -7,7 +7,7 @@ public struct TimeOfDay: Comparable, Hashable, Sendable, CustomStringConvertible
 
   public init?(_ text: String) {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+    guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
       let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m)
     else { return nil }
     (hour, minute) = (h, m)

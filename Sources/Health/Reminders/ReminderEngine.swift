@@ -83,9 +83,11 @@ public struct ReminderEngine {
   /// 08:00 local, three days before each predicted period start.
   func cycleItems(to: Date) throws -> [CalendarItem] {
     let store = PeriodStore(db: db, account: account, now: now, calendar: calendar)
-    guard !(try store.list().isEmpty) else { return [] }
+    let periods = try store.list()
+    guard !periods.isEmpty else { return [] }
     let horizon = LocalDate(now, in: calendar).days(to: LocalDate(to, in: calendar))
-    let prediction = try store.predict(count: max(1, min(24, horizon / 20 + 2)))
+    let prediction = try CyclePrediction.predict(
+      periods: periods, today: LocalDate(now, in: calendar), count: max(1, min(24, horizon / 20 + 2)))
     return prediction.next.map { next in
       let day = next.start.adding(days: -3)
       let at = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 8))!
