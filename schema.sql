@@ -283,3 +283,12 @@ CREATE TABLE area_notice (
   at TEXT NOT NULL
 ) STRICT;
 CREATE INDEX area_notice_at ON area_notice(account_id, at);
+
+-- End-to-end encrypted sync: the account's data key (never printed, never sent unwrapped),
+-- its passphrase-wrapped form as the server keeps it, and the server it was last sent to.
+CREATE TABLE sync_key (
+  account_id TEXT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+  data_key BLOB NOT NULL,
+  wrapped TEXT NOT NULL,
+  uploaded_to TEXT
+) STRICT;

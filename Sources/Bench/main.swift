@@ -4,6 +4,7 @@
 //   vital-bench seed-donations HOME N   N donations through the synced write path
 //   vital-bench apply DB N        merges N remote records into an empty database (sync, no network)
 //   vital-bench load URLS CLIENTS SECONDS   concurrent sync clients against servers (scripts/bench load)
+//   vital-bench seal N            seals and opens N donation records (end-to-end encryption alone)
 import Auth
 import Foundation
 import Storage
@@ -37,6 +38,9 @@ case ("seed-donations", 4):
         ])
     }
   }
+case ("seal", 3):
+  guard let rows = Int(arguments[2]), rows > 0 else { exit(64) }
+  try sealBench(rows: rows)
 case ("apply", 4):
   // Merges N remote donation records into an empty database, pages of 5000: the local half of
   // an initial sync, without the network.

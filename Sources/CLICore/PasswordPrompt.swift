@@ -4,29 +4,35 @@ import Foundation
 /// from an argument, where `ps` and shell history would show them.
 public enum PasswordPrompt {
   public enum Failure: Error, CustomStringConvertible {
-    case noTerminal
+    case noTerminal(what: String, flag: String)
     case missingLine(String)
-    case mismatch
+    case mismatch(String)
 
     public var description: String {
       switch self {
-      case .noTerminal: return "no terminal to ask for the password on; pass --password-stdin and send it on stdin"
+      case .noTerminal(let what, let flag):
+        return "no terminal to ask for the \(what) on; pass \(flag) and send it on stdin"
       case .missingLine(let what): return "expected the \(what) as a line on stdin"
-      case .mismatch: return "the two passwords differ; try again"
+      case .mismatch(let what): return "the two \(what)s differ; try again"
       }
     }
   }
 
+  /// Whether `read` can ask without stdin: there is a terminal.
+  public static var canAsk: Bool { isatty(STDIN_FILENO) == 1 }
+
   /// One password: the next stdin line with `fromStdin`, else asked for on the terminal.
-  public static func read(_ what: String, fromStdin: Bool, confirm: Bool = false) throws -> String {
+  public static func read(
+    _ what: String, fromStdin: Bool, confirm: Bool = false, kind: String = "password", flag: String = "--password-stdin"
+  ) throws -> String {
     if fromStdin {
       guard let line = readLine(strippingNewline: true) else { throw Failure.missingLine(what) }
       return line.hasSuffix("\r") ? String(line.dropLast()) : line
     }
-    guard isatty(STDIN_FILENO) == 1 else { throw Failure.noTerminal }
+    guard canAsk else { throw Failure.noTerminal(what: kind, flag: flag) }
     let first = try ask("\(what.prefix(1).uppercased() + what.dropFirst()): ")
     if confirm {
-      guard try ask("Repeat the \(what): ") == first else { throw Failure.mismatch }
+      guard try ask("Repeat the \(what): ") == first else { throw Failure.mismatch(kind) }
     }
     return first
   }

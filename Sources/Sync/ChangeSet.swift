@@ -96,18 +96,21 @@ public struct SyncResponse: Codable, Sendable {
   public var cursor: String
   public var hasMore: Bool
   public var accepted: Int
+  /// The account is end-to-end encrypted (absent from older servers: false).
+  public var encrypted: Bool
 
   enum CodingKeys: String, CodingKey {
     case changes, cursor
     case hasMore = "has_more"
-    case accepted
+    case accepted, encrypted
   }
 
-  public init(changes: [WireChange], cursor: String, hasMore: Bool, accepted: Int) {
+  public init(changes: [WireChange], cursor: String, hasMore: Bool, accepted: Int, encrypted: Bool = false) {
     self.changes = changes
     self.cursor = cursor
     self.hasMore = hasMore
     self.accepted = accepted
+    self.encrypted = encrypted
   }
 }
 
@@ -119,11 +122,14 @@ public enum ChangeSetError: Error, Equatable, CustomStringConvertible {
   case badClock(String)
   case clockAhead(String)
 
+  /// Room for a sealed id (a 200-byte local id grows to 291 characters).
+  public static let maxIDLength = 300
+
   public var description: String {
     switch self {
     case .unknownDataset(let name): return "unknown dataset '\(name.prefix(40))'"
     case .unknownField(let dataset, let field): return "dataset \(dataset) has no field '\(field.prefix(40))'"
-    case .badID: return "a record id must be 1 to 200 characters"
+    case .badID: return "a record id must be 1 to \(Self.maxIDLength) characters"
     case .badClock(let text):
       return "'\(text.prefix(60))' is not a clock reading like 2026-11-22T10:00:00.000Z-0000-0123456789abcdef"
     case .clockAhead(let text):
@@ -138,7 +144,7 @@ extension WireChange {
     Dataset, [String: (value: DatabaseValue, hlc: HLC)]
   ) {
     guard let dataset = Dataset.named(dataset) else { throw ChangeSetError.unknownDataset(self.dataset) }
-    guard !id.isEmpty, id.utf8.count <= 200 else { throw ChangeSetError.badID }
+    guard !id.isEmpty, id.utf8.count <= ChangeSetError.maxIDLength else { throw ChangeSetError.badID }
     var parsed: [String: (value: DatabaseValue, hlc: HLC)] = [:]
     for (name, field) in fields {
       guard name == FieldMerge.deleted || dataset.fields.contains(name) else {

@@ -15,6 +15,9 @@ public final class SyncClient {
   let session: URLSession
   /// Fields per request: a push is split so that no request nears the server's body limit.
   public var batchSize = 2000
+  /// The account's sync key when end-to-end encryption is on: records are sealed before they
+  /// leave and opened before they are applied.
+  public var syncKey: SyncKey?
 
   public init(db: Database, accountID: String, now: Date, url: URL) {
     self.db = db
@@ -71,23 +74,26 @@ public final class SyncClient {
     var resyncs = 0
     // While one page is applied the next is already on its way: the server's time and the
     // network hide behind the local writes.
-    var prefetched: Task<SyncResponse, any Error>?
+    var prefetched: Task<Received, any Error>?
     defer { prefetched?.cancel() }
     // Fewer, larger checkpoints while pages stream in: pages rewritten by many commits are then
     // copied into the database once. SQLite checkpoints what is left when the connection closes.
     try db.execute("PRAGMA wal_autocheckpoint=20000")
     defer { _ = try? db.execute("PRAGMA wal_autocheckpoint=1000") }
+    try await uploadKeyIfNeeded(token: token)
+    let key = syncKey?.key
+    let sealer = try key.map { try Sealer(key: $0) }
     while true {
       let pending = Self.wholeRecords(try replica.pending(limit: batchSize), full: batchSize)
-      let changes = Self.group(pending)
-      try await uploadBlobs(for: changes, token: token)
-      let response: SyncResponse
+      let changes = try await outgoing(Self.group(pending), sealer: sealer, token: token)
+      let received: Received
       do {
         if let next = prefetched, changes.isEmpty {
-          response = try await next.value
+          received = try await next.value
         } else {
-          response = try await Self.exchange(
-            SyncRequest(since: summary.cursor, changes: changes), url: url, session: session, token: token)
+          received = Received(
+            response: try await Self.exchange(
+              SyncRequest(since: summary.cursor, changes: changes), url: url, session: session, token: token))
         }
         prefetched = nil
       } catch SyncError.resyncRequired where resyncs < 2 {
@@ -96,10 +102,17 @@ public final class SyncClient {
         summary.cursor = nil
         continue
       }
+      let response = received.response
       if changes.isEmpty && response.hasMore {
-        prefetched = Self.prefetch(since: response.cursor, url: url, session: session, token: token)
+        prefetched = Self.prefetch(since: response.cursor, key: key, url: url, session: session, token: token)
       }
-      let blobs = try await downloadBlobs(for: response.changes, token: token)
+      // Nothing of a page is applied unless all of it opens.
+      if response.encrypted, sealer == nil { throw SyncError.encrypted }
+      if !response.encrypted, sealer != nil { throw SyncError.keyMissing }
+      let (incoming, blobs) =
+        if let opened = received.opened { opened } else {
+          try await self.incoming(response.changes, sealer: sealer, token: token)
+        }
       // The transaction that records an acknowledgement is made durable at once (FULL): once
       // the outbox entries are gone, only the server holds those changes.
       if !pending.isEmpty { try db.execute("PRAGMA synchronous=FULL") }
@@ -107,7 +120,7 @@ public final class SyncClient {
       try db.transaction { _ in
         let replica = self.replica
         var newest: HLC?
-        for change in response.changes {
+        for change in incoming {
           guard let (dataset, fields) = try? change.validated(now: .distantFuture) else { continue }
           for field in fields.values where newest.map({ field.hlc > $0 }) ?? true { newest = field.hlc }
           if dataset == .blob {
@@ -129,10 +142,25 @@ public final class SyncClient {
     }
   }
 
-  static func prefetch(since cursor: String, url: URL, session: URLSession, token: String) -> Task<
-    SyncResponse, any Error
+  /// A page as it arrived, and for an encrypted account already opened (with its blobs).
+  struct Received: Sendable {
+    var response: SyncResponse
+    var opened: ([WireChange], [String: Data])? = nil
+  }
+
+  /// The next page, requested while this one is applied; sealed pages are opened on the way,
+  /// on another core than the one writing the database.
+  static func prefetch(since cursor: String, key: DataKey?, url: URL, session: URLSession, token: String) -> Task<
+    Received, any Error
   > {
-    Task { try await exchange(SyncRequest(since: cursor, changes: []), url: url, session: session, token: token) }
+    Task {
+      let response = try await exchange(
+        SyncRequest(since: cursor, changes: []), url: url, session: session, token: token)
+      guard let key, response.encrypted else { return Received(response: response) }
+      let opened = try await open(
+        response.changes, sealer: try Sealer(key: key), url: url, session: session, token: token)
+      return Received(response: response, opened: opened)
+    }
   }
 
   /// One sync request and its answer.
@@ -173,15 +201,67 @@ public final class SyncClient {
     return order.compactMap { records[$0] }
   }
 
-  private func uploadBlobs(for changes: [WireChange], token: String) async throws {
-    for change in changes where change.dataset == Dataset.blob.name {
-      guard
-        let data = try db.scalar(
-          Data.self, "SELECT data FROM blob WHERE account_id = ? AND sha256 = ?", accountID, change.id)
-      else { continue }  // dropped from this device's cache; the server keeps its copy
+  /// The changes as they go on the wire, blob bytes uploaded first (sealed when encryption is
+  /// on: a sealed blob's server name is the hash of its sealed bytes).
+  private func outgoing(_ changes: [WireChange], sealer: Sealer?, token: String) async throws -> [WireChange] {
+    var wire: [WireChange] = []
+    wire.reserveCapacity(changes.count)
+    for change in changes {
+      guard change.dataset == Dataset.blob.name else {
+        wire.append(try sealer?.seal(change) ?? change)
+        continue
+      }
+      let data = try db.scalar(
+        Data.self, "SELECT data FROM blob WHERE account_id = ? AND sha256 = ?", accountID, change.id)
+      guard let sealer else {
+        // Dropped from this device's cache: the server keeps its copy.
+        if let data {
+          _ = try await send(
+            "PUT", "/v1/blobs/\(change.id)", body: data, token: token, contentType: "application/octet-stream")
+        }
+        wire.append(change)
+        continue
+      }
+      guard let data else { continue }  // sealed blobs are named by their bytes: none, no name
+      let sealed = try sealer.sealBlob(data)
+      let sealedChange = try sealer.seal(change, sealedBlob: sealed)
       _ = try await send(
-        "PUT", "/v1/blobs/\(change.id)", body: data, token: token, contentType: "application/octet-stream")
+        "PUT", "/v1/blobs/\(sealedChange.id)", body: sealed, token: token, contentType: "application/octet-stream")
+      wire.append(sealedChange)
     }
+    return wire
+  }
+
+  /// A page as local records: opened when encryption is on, with the bytes of its blobs.
+  private func incoming(_ changes: [WireChange], sealer: Sealer?, token: String) async throws -> (
+    [WireChange], [String: Data]
+  ) {
+    guard let sealer else { return (changes, try await downloadBlobs(for: changes, token: token)) }
+    return try await Self.open(changes, sealer: sealer, url: url, session: session, token: token)
+  }
+
+  static func open(_ changes: [WireChange], sealer: Sealer, url: URL, session: URLSession, token: String)
+    async throws -> ([WireChange], [String: Data])
+  {
+    var opened: [WireChange] = []
+    opened.reserveCapacity(changes.count)
+    var blobs: [String: Data] = [:]
+    for change in changes {
+      guard change.dataset == Dataset.blob.name else {
+        opened.append(try sealer.open(change))
+        continue
+      }
+      guard
+        let sealed = try? await send(
+          "GET", "/v1/blobs/\(change.id)", body: nil, token: token, url: url, session: session),
+        Crypto.sha256Hex(sealed) == change.id
+      else { continue }  // missing or damaged on the server: the record waits for a later sync
+      let data = try sealer.openBlob(sealed)
+      let id = Crypto.sha256Hex(data)
+      blobs[id] = data
+      opened.append(try sealer.open(change, localID: id))
+    }
+    return (opened, blobs)
   }
 
   private func downloadBlobs(for changes: [WireChange], token: String) async throws -> [String: Data] {
@@ -261,10 +341,15 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
   case resyncRequired
   case unreachable(String, reason: String)
   case badResponse(String)
+  /// The account is end-to-end encrypted and this device has not got its key yet.
+  case encrypted
+  /// This device seals its records but the server has no key for the account any more.
+  case keyMissing
 
   var refined: SyncError {
     switch self {
     case .http(401, let message): return .unauthorized(message)
+    case .http(409, let message) where message.hasPrefix("end-to-end encrypted"): return .encrypted
     case .http(409, let message) where message.hasPrefix("resync required"): return .resyncRequired
     default: return self
     }
@@ -277,6 +362,10 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     case .resyncRequired: return "the server asked for a full resync; run 'vital sync' again"
     case .unreachable(let url, let reason): return "cannot reach \(url) (\(reason)); is 'vital serve' running?"
     case .badResponse(let what): return "the server's answer was not understood: \(what)"
+    case .encrypted: return EncryptionError.passphraseNeeded.description
+    case .keyMissing:
+      return
+        "the server has lost this account's sync key; run 'vital sync' again to send it (sealed) and everything else"
     }
   }
 }

@@ -24,6 +24,7 @@ enum WireJSON {
       var cursor: String?
       var hasMore: Bool?
       var accepted = 0
+      var encrypted = false
       try p.members { p, key in
         switch key {
         case "changes":
@@ -36,13 +37,17 @@ enum WireJSON {
           hasMore = flag
         case "accepted":
           if case .int(let n) = try p.value() { accepted = Int(n) }
+        case "encrypted":
+          guard case .bool(let flag) = try p.value() else { throw Malformed() }
+          encrypted = flag
         default:
           _ = try p.value()
         }
       }
       p.skipSpace()
       guard p.index == p.bytes.count, let cursor, let hasMore else { throw Malformed() }
-      return SyncResponse(changes: changes, cursor: cursor, hasMore: hasMore, accepted: accepted)
+      return SyncResponse(
+        changes: changes, cursor: cursor, hasMore: hasMore, accepted: accepted, encrypted: encrypted)
     }
   }
 

@@ -10,31 +10,21 @@ extension VitalSync {
     static let configuration = CommandConfiguration(
       commandName: "remote",
       abstract: "The sync server for this account.",
-      subcommands: [SetURL.self, Register.self, Login.self, Status.self, Delete.self])
+      subcommands: [
+        SetURL.self, Register.self, Login.self, Status.self, Encrypt.self, Passphrase.self, Delete.self,
+      ])
   }
 
   struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "sync", abstract: "Push local changes to the server and pull everyone else's.")
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var passphrase: PassphraseOptions
 
     func run() async throws {
-      var (app, account, client, remote) = try RemoteContext.open(global)
-      guard let token = remote.token else {
-        throw CLIError.needsInput(
-          "not logged in to \(remote.url); run 'vital remote login' (or 'vital remote register')")
-      }
-      let tty = isatty(STDERR_FILENO) == 1
-      let summary = try await client.sync(token: token, cursor: remote.cursor) { cursor in
-        remote.cursor = cursor
-        remote.lastSync = app.now
-        try remote.save(app.db, accountID: account.id)
-      } progress: { s in
-        if tty { FileHandle.standardError.write(Data("\rsync: \(s.pushed) pushed, \(s.pulled) pulled".utf8)) }
-      }
-      if tty { FileHandle.standardError.write(Data("\n".utf8)) }
-      // Blobs no profile points at any more are a cache; pulled avatar changes may leave some.
-      try ProfileCache.clean(app, account)
+      let (app, account, client, remote) = try RemoteContext.open(global)
+      let token = try RemoteContext.token(remote)
+      let summary = try await RemoteContext.sync(app, account, client, remote, token: token, passphrase: passphrase)
       try app.output.show(
         .object([
           ("pushed", .int(summary.pushed)), ("pulled", .int(summary.pulled)), ("cursor", .optional(summary.cursor)),
@@ -86,11 +76,12 @@ extension VitalSync.Remote {
       commandName: "login", abstract: "Log in to the server with this account's email.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var password: PasswordOptions
+    @OptionGroup var passphrase: PassphraseOptions
 
     func run() async throws {
       let (app, account, client, remote) = try RemoteContext.open(global)
       let secret = try PasswordPrompt.read("password for the server", fromStdin: password.passwordStdin)
-      try await RemoteContext.logIn(app, account, client, remote, secret)
+      try await RemoteContext.logIn(app, account, client, remote, secret, passphrase: passphrase)
     }
   }
 
@@ -104,9 +95,10 @@ extension VitalSync.Remote {
       let account = try app.requireAccount()
       let remote = try RemoteSettings.load(app.db, accountID: account.id)
       let pending = try Replica(db: app.db, accountID: account.id, now: app.now).pendingCount()
+      let encrypted = try SyncKey.load(app.db, accountID: account.id) != nil
       let json = JSON.object([
         ("url", .optional(remote?.url)), ("logged_in", .bool(remote?.token != nil)),
-        ("last_sync", app.iso(remote?.lastSync)), ("pending", .int(pending)),
+        ("last_sync", app.iso(remote?.lastSync)), ("pending", .int(pending)), ("encrypted", .bool(encrypted)),
       ])
       try app.output.show(json) {
         guard let remote else { return "no server set; run 'vital remote set URL'" }
@@ -115,6 +107,7 @@ extension VitalSync.Remote {
           logged in  \(remote.token != nil ? "yes" : "no")
           last sync  \(app.human(remote.lastSync))
           pending    \(pending) changes
+          encrypted  \(encrypted ? "yes, end to end" : "no")
           """
       }
     }
@@ -142,8 +135,8 @@ extension VitalSync.Remote {
       remote.cursor = nil
       remote.lastSync = nil
       try remote.save(app.db, accountID: account.id)
-      // Everything would have to be sent again to a new server account.
-      try Replica(db: app.db, accountID: account.id, now: app.now).requeueAll()
+      // Everything would have to be sent again to a new server account, the sync key first.
+      try client.resendEverything()
       try app.output.show(.object([("deleted", .string(remote.url))])) {
         "deleted \(account.email) and all its records on \(remote.url); this device keeps its copy"
       }
@@ -158,17 +151,76 @@ enum RemoteContext {
     guard let remote = try RemoteSettings.load(app.db, accountID: account.id), let url = URL(string: remote.url) else {
       throw CLIError.needsInput("no server set; run 'vital remote set URL' first")
     }
-    return (app, account, SyncClient(db: app.db, accountID: account.id, now: app.now, url: url), remote)
+    let client = SyncClient(db: app.db, accountID: account.id, now: app.now, url: url)
+    client.syncKey = try SyncKey.load(app.db, accountID: account.id)
+    return (app, account, client, remote)
   }
 
-  static func logIn(_ app: App, _ account: Account, _ client: SyncClient, _ remote: RemoteSettings, _ secret: String)
-    async throws
-  {
+  static func token(_ remote: RemoteSettings) throws -> String {
+    guard let token = remote.token else {
+      throw CLIError.needsInput("not logged in to \(remote.url); run 'vital remote login' (or 'vital remote register')")
+    }
+    return token
+  }
+
+  /// Logs in; for an end-to-end encrypted account, also asks for the sync passphrase when it
+  /// can (a terminal, or --passphrase-stdin), else says that `vital sync` will.
+  static func logIn(
+    _ app: App, _ account: Account, _ client: SyncClient, _ remote: RemoteSettings, _ secret: String,
+    passphrase: PassphraseOptions = PassphraseOptions()
+  ) async throws {
     var remote = remote
     remote.token = try await client.login(email: account.email, password: secret)
     try remote.save(app.db, accountID: account.id)
-    try app.output.show(.object([("url", .string(remote.url)), ("logged_in", .bool(true))])) {
-      "logged in to \(remote.url) as \(account.email)"
+    var encrypted = false
+    if let token = remote.token, let wrapped = try await client.fetchKey(token: token) {
+      encrypted = true
+      // A device that holds this key already needs no passphrase, even a changed one.
+      if client.syncKey?.key.keyID != wrapped.keyID {
+        if passphrase.passphraseStdin || PasswordPrompt.canAsk {
+          _ = try await client.unlock(passphrase: try passphrase.read(), token: token)
+        } else {
+          FileHandle.standardError.write(
+            Data("this account is end-to-end encrypted; 'vital sync' will ask for its passphrase\n".utf8))
+        }
+      }
+    }
+    try app.output.show(
+      .object([("url", .string(remote.url)), ("logged_in", .bool(true)), ("encrypted", .bool(encrypted))])
+    ) {
+      "logged in to \(remote.url) as \(account.email)" + (encrypted ? " (end-to-end encrypted)" : "")
+    }
+  }
+
+  /// A sync that asks for the passphrase when it meets encrypted data without the key, and
+  /// sends the key again when the server lost it.
+  static func sync(
+    _ app: App, _ account: Account, _ client: SyncClient, _ remote: RemoteSettings, token: String,
+    passphrase: PassphraseOptions
+  ) async throws -> SyncClient.Summary {
+    var remote = remote
+    let tty = isatty(STDERR_FILENO) == 1
+    var retried = false
+    while true {
+      do {
+        let summary = try await client.sync(token: token, cursor: remote.cursor) { cursor in
+          remote.cursor = cursor
+          remote.lastSync = app.now
+          try remote.save(app.db, accountID: account.id)
+        } progress: { s in
+          if tty { FileHandle.standardError.write(Data("\rsync: \(s.pushed) pushed, \(s.pulled) pulled".utf8)) }
+        }
+        if tty { FileHandle.standardError.write(Data("\n".utf8)) }
+        // Blobs no profile points at any more are a cache; pulled avatar changes may leave some.
+        try ProfileCache.clean(app, account)
+        return summary
+      } catch SyncError.encrypted where !retried && client.syncKey == nil {
+        guard passphrase.passphraseStdin || PasswordPrompt.canAsk else { throw EncryptionError.passphraseNeeded }
+        _ = try await client.unlock(passphrase: try passphrase.read(), token: token)
+      } catch SyncError.keyMissing where !retried {
+        try client.resendEverything()
+      }
+      retried = true
     }
   }
 }

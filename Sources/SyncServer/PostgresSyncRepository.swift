@@ -77,6 +77,8 @@ public final class PostgresSyncRepository: SyncRepository {
       fields TEXT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (user_id, dataset, row_id))
     """,
     "CREATE INDEX IF NOT EXISTS records_user_seq ON records (user_id, seq)",
+    "ALTER TABLE users ADD COLUMN IF NOT EXISTS sync_key TEXT",
+    "ALTER TABLE users ADD COLUMN IF NOT EXISTS sync_key_id TEXT",
     """
     CREATE TABLE IF NOT EXISTS blobs (
       user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, sha256 TEXT NOT NULL, data BYTEA NOT NULL,
@@ -177,18 +179,21 @@ public final class PostgresSyncRepository: SyncRepository {
   public func sync(userID: String, since: String?, changes: [ValidatedChange], pageSize: Int) async throws -> SyncPage {
     let start = try position(since)
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let decoder = JSONDecoder()
     let logger = self.logger
     let epoch = self.epoch
-    return try await client.withTransaction(logger: logger) { c in
+    return try await transaction { c in
       // The user's row lock: syncs of one user run one at a time across every server process.
       var seq: Int64 = 0
-      for try await value in try await c.query("SELECT seq FROM users WHERE id = \(userID) FOR UPDATE", logger: logger)
-        .decode(Int64.self)
-      {
+      var encrypted = false
+      for try await (value, sealed) in try await c.query(
+        "SELECT seq, sync_key_id IS NOT NULL FROM users WHERE id = \(userID) FOR UPDATE", logger: logger
+      ).decode((Int64, Bool).self) {
         seq = value
+        encrypted = sealed
       }
+      if encrypted, changes.contains(where: { !$0.sealed }) { throw SyncRepositoryError.cleartextRefused }
       // A cursor past what this user has here came from another database.
       guard start <= seq else { throw SyncRepositoryError.resyncRequired }
       // The records the changes touch, in one query; then the merged ones written in one.
@@ -255,7 +260,8 @@ public final class PostgresSyncRepository: SyncRepository {
         )
         last = rowSeq
       }
-      return SyncPage(changesJSON: page, cursor: "\(epoch):\(last)", hasMore: hasMore, accepted: accepted)
+      return SyncPage(
+        changesJSON: page, cursor: "\(epoch):\(last)", hasMore: hasMore, accepted: accepted, encrypted: encrypted)
     }
   }
 
@@ -287,5 +293,52 @@ public final class PostgresSyncRepository: SyncRepository {
       return Data(buffer.readableBytesView)
     }
     return nil
+  }
+
+  /// A transaction whose domain errors come out as themselves (PostgresNIO wraps whatever the
+  /// body throws), so that the edge can map them to 409 rather than 500.
+  func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
+    do {
+      return try await client.withTransaction(logger: logger) { try await body($0) }
+    } catch let error as PostgresTransactionError {
+      if let domain = error.closureError as? SyncRepositoryError { throw domain }
+      throw error
+    }
+  }
+
+  // MARK: Sync key
+
+  public func syncKey(userID: String) async throws -> String? {
+    for try await key in try await client.query("SELECT sync_key FROM users WHERE id = \(userID)", logger: logger)
+      .decode(String?.self)
+    {
+      return key
+    }
+    return nil
+  }
+
+  public func setSyncKey(userID: String, json: String, keyID: String) async throws -> SyncKeyUpdate {
+    let logger = self.logger
+    return try await transaction { c in
+      var current: String?
+      for try await id in try await c.query(
+        "SELECT sync_key_id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger
+      ).decode(String?.self) {
+        current = id
+      }
+      switch current {
+      case nil:
+        try await c.query("DELETE FROM records WHERE user_id = \(userID)", logger: logger)
+        try await c.query("DELETE FROM blobs WHERE user_id = \(userID)", logger: logger)
+        try await c.query(
+          "UPDATE users SET sync_key = \(json), sync_key_id = \(keyID) WHERE id = \(userID)", logger: logger)
+        return .turnedOn
+      case keyID:
+        try await c.query("UPDATE users SET sync_key = \(json) WHERE id = \(userID)", logger: logger)
+        return .replaced
+      default:
+        return .otherKey
+      }
+    }
   }
 }

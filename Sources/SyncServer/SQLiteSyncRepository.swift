@@ -49,10 +49,19 @@ public actor SQLiteSyncRepository: SyncRepository {
         ALTER TABLE user ADD COLUMN failed_logins INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE user ADD COLUMN locked_until TEXT;
         """),
+    Migration(
+      "0003_sync_key",
+      sql: """
+        ALTER TABLE user ADD COLUMN sync_key TEXT;
+        ALTER TABLE user ADD COLUMN sync_key_id TEXT;
+        """),
   ])
 
   public init(path: String) throws {
     db = try Database(path: path)
+    // Deleted content is overwritten, not left in free pages: when encryption is turned on the
+    // cleartext copies must really be gone from the file.
+    try db.execute("PRAGMA secure_delete = ON")
     try Self.migrator.migrate(db)
     epoch = try db.scalar(String.self, "SELECT value FROM server_meta WHERE key = 'epoch'") ?? "0"
   }
@@ -136,10 +145,12 @@ public actor SQLiteSyncRepository: SyncRepository {
 
   public func sync(userID: String, since: String?, changes: [ValidatedChange], pageSize: Int) throws -> SyncPage {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let decoder = JSONDecoder()
     return try db.transaction(.immediate) { db in
       let start = try position(since, db: db)
+      let encrypted = try db.scalar(Int.self, "SELECT sync_key_id IS NOT NULL FROM user WHERE id = ?", userID) == 1
+      if encrypted, changes.contains(where: { !$0.sealed }) { throw SyncRepositoryError.cleartextRefused }
       var accepted = 0
       for change in changes {
         let current =
@@ -175,7 +186,8 @@ public actor SQLiteSyncRepository: SyncRepository {
         page.append("{\"dataset\":\(Self.quote(dataset)),\"id\":\(Self.quote(id)),\"fields\":\(fields)}")
         last = try row.get(3)
       }
-      return SyncPage(changesJSON: page, cursor: "\(epoch):\(last)", hasMore: hasMore, accepted: accepted)
+      return SyncPage(
+        changesJSON: page, cursor: "\(epoch):\(last)", hasMore: hasMore, accepted: accepted, encrypted: encrypted)
     }
   }
 
@@ -198,6 +210,30 @@ public actor SQLiteSyncRepository: SyncRepository {
 
   public func blob(userID: String, sha256: String) throws -> Data? {
     try db.scalar(Data.self, "SELECT data FROM blob WHERE user_id = ? AND sha256 = ?", userID, sha256)
+  }
+
+  public func syncKey(userID: String) throws -> String? {
+    try db.scalar(String.self, "SELECT sync_key FROM user WHERE id = ?", userID)
+  }
+
+  public func setSyncKey(userID: String, json: String, keyID: String) throws -> SyncKeyUpdate {
+    let update = try db.transaction(.immediate) { db -> SyncKeyUpdate in
+      switch try db.scalar(String.self, "SELECT sync_key_id FROM user WHERE id = ?", userID) {
+      case nil:
+        try db.execute("DELETE FROM record WHERE user_id = ?", userID)
+        try db.execute("DELETE FROM blob WHERE user_id = ?", userID)
+        try db.execute("UPDATE user SET sync_key = ?, sync_key_id = ? WHERE id = ?", json, keyID, userID)
+        return .turnedOn
+      case keyID:
+        try db.execute("UPDATE user SET sync_key = ? WHERE id = ?", json, userID)
+        return .replaced
+      default:
+        return .otherKey
+      }
+    }
+    // Old page images in the write-ahead log would still hold the cleartext.
+    if update == .turnedOn { try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+    return update
   }
 
   /// A JSON string literal; ids and dataset names rarely need escaping, so check first.

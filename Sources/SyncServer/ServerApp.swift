@@ -35,6 +35,8 @@ public func buildApplication(
   router.post("/v1/sessions") { request, context in try await api.login(request, context) }
   router.delete("/v1/sessions/current") { request, context in try await api.logout(request, context) }
   router.post("/v1/sync") { request, context in try await api.sync(request, context) }
+  router.get("/v1/keys/current") { request, context in try await api.getKey(request, context) }
+  router.put("/v1/keys/current") { request, context in try await api.putKey(request, context) }
   router.put("/v1/blobs/:sha256") { request, context in try await api.putBlob(request, context) }
   router.get("/v1/blobs/:sha256") { request, context in try await api.getBlob(request, context) }
   var logger = Logger(label: "vital-serve")
@@ -119,7 +121,8 @@ struct SyncAPI: Sendable {
     for change in body.changes {
       do {
         let (dataset, _) = try change.validated(now: now)
-        changes.append(ValidatedChange(dataset: dataset, id: change.id, fields: change.fields))
+        changes.append(
+          ValidatedChange(dataset: dataset, id: change.id, fields: change.fields, sealed: change.isSealed))
       } catch let error as ChangeSetError {
         throw HTTPError(.badRequest, message: error.description)
       }
@@ -129,11 +132,56 @@ struct SyncAPI: Sendable {
         userID: user, since: body.since, changes: changes, pageSize: configuration.pageSize)
       let text =
         "{\"accepted\":\(page.accepted),\"changes\":[\(page.changesJSON.joined(separator: ","))],"
-        + "\"cursor\":\"\(page.cursor)\",\"has_more\":\(page.hasMore)}"
+        + "\"cursor\":\"\(page.cursor)\",\"encrypted\":\(page.encrypted),\"has_more\":\(page.hasMore)}"
       return Response(
         status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
     } catch SyncRepositoryError.resyncRequired {
       throw HTTPError(.conflict, message: "resync required: this cursor cannot be served; sync again from the start")
+    } catch SyncRepositoryError.cleartextRefused {
+      throw HTTPError(
+        .conflict,
+        message: "end-to-end encrypted: this account takes only sealed values; enter the sync passphrase on this device"
+      )
+    }
+  }
+
+  func getKey(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    let (user, _) = try await authenticate(request)
+    guard let key = try await repository.syncKey(userID: user) else {
+      throw HTTPError(.notFound, message: "end-to-end encryption is off for this account; no sync key is stored")
+    }
+    let text = "{\"key\":\(key)}"
+    return Response(
+      status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+  }
+
+  /// The server stores the wrapped key as it came, after checking it is one small JSON object
+  /// with a key id; it cannot open it.
+  func putKey(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    let (user, _) = try await authenticate(request)
+    struct Body: Decodable {
+      struct Key: Decodable { let key_id: String }
+      let key: Key
+    }
+    var request = request
+    let buffer = try await request.collectBody(upTo: 4096)
+    let data = Data(buffer.readableBytesView)
+    guard let body = try? JSONDecoder().decode(Body.self, from: data),
+      body.key.key_id.count == 16, body.key.key_id.allSatisfy({ $0.isHexDigit && !$0.isUppercase }),
+      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let key = object["key"] as? [String: Any],
+      let keyJSON = try? JSONSerialization.data(withJSONObject: key, options: [.sortedKeys])
+    else {
+      throw HTTPError(.badRequest, message: "the body must be {\"key\": {...}} with a 16-hex-digit key_id")
+    }
+    switch try await repository.setSyncKey(
+      userID: user, json: String(decoding: keyJSON, as: UTF8.self), keyID: body.key.key_id)
+    {
+    case .turnedOn: return try json(.created, ["key_id": body.key.key_id, "encryption": "on"])
+    case .replaced: return try json(.ok, ["key_id": body.key.key_id, "encryption": "on"])
+    case .otherKey:
+      throw HTTPError(
+        .conflict, message: "this account already has another sync key; enter its passphrase on this device")
     }
   }
 

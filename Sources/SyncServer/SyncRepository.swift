@@ -23,6 +23,19 @@ public protocol SyncRepository: Sendable {
   func sync(userID: String, since: String?, changes: [ValidatedChange], pageSize: Int) async throws -> SyncPage
   func putBlob(userID: String, sha256: String, data: Data) async throws
   func blob(userID: String, sha256: String) async throws -> Data?
+  /// The account's wrapped sync key (JSON the server does not read beyond its key id), if its
+  /// owner turned end-to-end encryption on.
+  func syncKey(userID: String) async throws -> String?
+  /// Stores the wrapped key. The first key turns encryption on and, in the same transaction,
+  /// removes every record and blob kept in the clear (the devices send them again, sealed). A
+  /// key with the same id replaces the stored one (a new passphrase); another key is refused.
+  func setSyncKey(userID: String, json: String, keyID: String) async throws -> SyncKeyUpdate
+}
+
+public enum SyncKeyUpdate: Sendable, Equatable {
+  case turnedOn
+  case replaced
+  case otherKey
 }
 
 public struct ValidatedChange: Sendable {
@@ -31,6 +44,8 @@ public struct ValidatedChange: Sendable {
   /// Each field's value as it travels, and its clock reading in canonical text (which sorts like
   /// the clock, so the merge compares text).
   public let fields: [String: WireField]
+  /// Sealed values (and id): what an encrypted account accepts.
+  public let sealed: Bool
 }
 
 /// A page of changes, already JSON: stored records are sent as they are kept.
@@ -39,11 +54,15 @@ public struct SyncPage: Sendable {
   public let cursor: String
   public let hasMore: Bool
   public let accepted: Int
+  /// The account is end-to-end encrypted: a device without its key must ask for the passphrase.
+  public let encrypted: Bool
 }
 
 public enum SyncRepositoryError: Error, Equatable {
   case emailTaken
   case resyncRequired
+  /// A change in the clear for an end-to-end encrypted account.
+  case cleartextRefused
 }
 
 /// The field-level merge on the server: the same rule as `Replica.apply` (FieldMerge).

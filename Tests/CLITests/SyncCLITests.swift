@@ -50,6 +50,54 @@ import Testing
     try #require(try device.run(["donor", "history", "--json"]).json as? [[String: Any]])
   }
 
+  @Test func encryptionFromTheCommandLine() throws {
+    let phrase = "our family sync phrase"
+    try passQuestionnaire(a)
+    #expect(try a.run(["donor", "book", "--at", "2026-12-20T09:30", "--place", "Praxis Geheimweg 7"]).status == 0)
+    try sync(a)
+    expectCleanError(try a.run(["remote", "encrypt"]), mentioning: "--passphrase-stdin")
+    expectCleanError(
+      try a.run(["remote", "encrypt", "--passphrase-stdin"], stdin: "short\n"), mentioning: "passphrase")
+    let on = try a.run(["remote", "encrypt", "--passphrase-stdin", "--json"], stdin: phrase + "\n")
+    #expect(on.status == 0, "\(on.stderr)")
+    #expect(on.object?["encrypted"] as? Bool == true)
+    expectCleanError(
+      try a.run(["remote", "encrypt", "--passphrase-stdin"], stdin: phrase + "\n"), mentioning: "already on")
+    if server.database == nil {
+      let stored = try Data(contentsOf: URL(fileURLWithPath: server.dataDirectory + "/server.sqlite"))
+      #expect(stored.range(of: Data("Geheimweg".utf8)) == nil)
+    }
+
+    // b was logged in before: its next sync needs the passphrase, and a wrong one changes nothing.
+    expectCleanError(try b.run(["sync"]), mentioning: "passphrase")
+    let wrong = try b.run(["sync", "--passphrase-stdin"], stdin: "not our phrase at all\n")
+    expectCleanError(wrong, mentioning: "wrong sync passphrase")
+    #expect(try history(b).isEmpty)
+    #expect(try b.run(["sync", "--passphrase-stdin"], stdin: phrase + "\n").status == 0)
+    #expect(try history(b).first?["place"] as? String == "Praxis Geheimweg 7")
+    #expect(try b.run(["remote", "status", "--json"]).object?["encrypted"] as? Bool == true)
+
+    // A new passphrase: b keeps syncing; a third device logs in with password and passphrase.
+    let changed = try a.run(["remote", "passphrase", "--passphrase-stdin"], stdin: "a second family phrase\n")
+    #expect(changed.status == 0, "\(changed.stderr)")
+    #expect(try b.run(["donor", "cancel"]).status == 0)
+    try sync(b)
+    try sync(a)
+    #expect(try history(a).first?["status"] as? String == "cancelled")
+    let c = try VitalHome()
+    c.environment["VITAL_NOW"] = "2026-11-22T10:00:00Z"
+    _ = try c.run(
+      ["account", "register", "--email", "ann@example.org", "--password-stdin"], stdin: localPassword + "\n")
+    _ = try c.run(["remote", "set", server.url.absoluteString])
+    let login = try c.run(
+      ["remote", "login", "--password-stdin", "--passphrase-stdin", "--json"],
+      stdin: serverPassword + "\na second family phrase\n")
+    #expect(login.status == 0, "\(login.stderr)")
+    #expect(login.object?["encrypted"] as? Bool == true)
+    try sync(c)
+    #expect(try history(c).first?["status"] as? String == "cancelled")
+  }
+
   @Test func aBookingTravelsAndItsCancelComesBack() throws {
     try passQuestionnaire(a)
     #expect(try a.run(["donor", "book", "--at", "2026-12-20T09:30", "--place", "DRK Mitte"]).status == 0)

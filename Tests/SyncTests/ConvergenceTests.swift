@@ -7,9 +7,10 @@ import Testing
 @testable import Sync
 
 /// Three devices of one user do random things and sync in random order; after everyone syncs
-/// twice, every device holds the same data.
+/// twice, every device holds the same data. The same with end-to-end encryption on.
 @Suite struct ConvergenceTests {
-  @Test func threeDevicesConvergeWhateverTheyDoAndWhenTheySync() async throws {
+  @Test(arguments: [false, true])
+  func threeDevicesConvergeWhateverTheyDoAndWhenTheySync(encrypted: Bool) async throws {
     var template = Array((NSTemporaryDirectory() + "/vital-converge-XXXXXX").utf8CString)
     let folder = String(cString: mkdtemp(&template)!)
     defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -21,6 +22,13 @@ import Testing
       try await devices[0].register()
       try await devices[1].login()
       try await devices[2].login()
+      if encrypted {
+        let passphrase = "the family sync passphrase"
+        _ = try await devices[0].client.turnOnEncryption(passphrase: passphrase, token: devices[0].token, logN: 10)
+        for device in devices.dropFirst() {
+          _ = try await device.client.unlock(passphrase: passphrase, token: device.token)
+        }
+      }
       for code in operations {
         let device = devices[code / 7 % 3]
         let local = try device.db.query("SELECT id FROM donation ORDER BY id") { try $0.get(0, as: String.self) }
@@ -41,6 +49,10 @@ import Testing
       for device in devices.dropFirst() {
         #expect(try device.snapshot() == first)
       }
+      // The server holds every record, and, encrypted, none in the clear.
+      let response = try await RawHTTP(url: server.url).sync("{\"changes\":[]}", token: devices[0].token)
+      #expect(response.1.contains("\"encrypted\":\(encrypted)"))
+      if encrypted { #expect(!response.1.contains("centre ") && !response.1.contains("moved ")) }
       #expect(try devices.allSatisfy { try $0.replica.pendingCount() == 0 })
     }
   }

@@ -32,7 +32,12 @@ final class Device: @unchecked Sendable {
   deinit { try? FileManager.default.removeItem(atPath: folder) }
 
   var replica: Replica { Replica(db: db, accountID: accountID, now: Date()) }
-  var client: SyncClient { SyncClient(db: db, accountID: accountID, now: Date(), url: url) }
+  /// A client as `vital sync` makes one: with the sync key this device holds, if any.
+  var client: SyncClient {
+    let client = SyncClient(db: db, accountID: accountID, now: Date(), url: url)
+    client.syncKey = try? SyncKey.load(db, accountID: accountID)
+    return client
+  }
 
   func register(password: String = "a long server passphrase") async throws {
     try await client.register(email: email, password: password)

@@ -147,6 +147,16 @@ import Testing
     #expect(device.cursor?.hasPrefix("ffff") == false)
   }
 
+  /// A server restored from an older backup: this server's epoch, a number it never handed out.
+  @Test func aCursorBeyondWhatTheServerHandedOutAsksForAResync() async throws {
+    let device = try Device(email: "beyond@example.org", url: server.url)
+    try await device.register()
+    try await device.sync()
+    let epoch = try #require(device.cursor?.split(separator: ":").first)
+    let (status, text) = try await http.sync("{\"since\":\"\(epoch):999999999\",\"changes\":[]}", token: device.token)
+    #expect(status == 409 && text.contains("resync required"), "\(status) \(text)")
+  }
+
   @Test func tenWrongPasswordsLockTheAccountForAQuarterHour() async throws {
     let credentials = #"{"email":"lock@example.org","password":"a long server passphrase"}"#
     #expect(try await http.send("POST", "/v1/accounts", body: Data(credentials.utf8)).0 == 201)

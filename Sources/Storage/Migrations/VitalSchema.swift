@@ -267,6 +267,16 @@ public enum VitalSchema {
         ) STRICT;
         CREATE INDEX area_notice_at ON area_notice(account_id, at);
         """),
+    Migration(
+      "0009_sync_key",
+      sql: """
+        CREATE TABLE sync_key (
+          account_id TEXT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+          data_key BLOB NOT NULL,
+          wrapped TEXT NOT NULL,
+          uploaded_to TEXT
+        ) STRICT;
+        """),
   ])
 
   /// Opens the database at `path` and brings it up to date. A file from a newer Vital is refused

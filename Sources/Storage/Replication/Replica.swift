@@ -189,12 +189,21 @@ public struct Replica {
       }
       let clocks = try self.clocks(dataset, entry.id)
       let columns = dataset.fields.map { "\"\($0)\"" }.joined(separator: ", ")
-      // A record deleted since has no row: its tombstone has an entry of its own.
       guard
         let values = try db.queryFirst(
           "SELECT \(columns) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", entry.id, accountID,
           row: { row in (0..<row.count).map { row[$0] } })
-      else { continue }
+      else {
+        // Deleted: the tombstone travels (requeued records include deleted ones; a record
+        // forgotten as a cache has no tombstone and is not sent).
+        if let tombstone = clocks[FieldMerge.deleted] {
+          expanded.append(
+            Pending(
+              seq: entry.seq, dataset: entry.dataset, id: entry.id, field: FieldMerge.deleted, value: .integer(1),
+              hlc: tombstone))
+        }
+        continue
+      }
       for (field, value) in zip(dataset.fields, values) {
         expanded.append(
           Pending(

@@ -1,0 +1,77 @@
+import Auth
+import Foundation
+
+/// The sync key as the server keeps it: sealed with AES-256-GCM under a key that scrypt derives
+/// from the passphrase, with the salt and cost stored beside it. The server can store it and
+/// hand it out; only someone who knows the passphrase can open it.
+public struct WrappedKey: Codable, Equatable, Sendable {
+  public var version = 1
+  public var kdf = "scrypt"
+  public var logN: Int
+  public var r: Int
+  public var p: Int
+  public var salt: String
+  public var nonce: String
+  public var sealed: String
+  public var keyID: String
+
+  enum CodingKeys: String, CodingKey {
+    case version = "v"
+    case kdf, r, p, salt, nonce, sealed
+    case logN = "ln"
+    case keyID = "key_id"
+  }
+
+  /// The same cost as account passwords (DESIGN.md, Security rules).
+  public static let standardLogN = 17
+
+  public static func wrap(_ key: DataKey, passphrase: String, logN: Int = standardLogN) throws -> WrappedKey {
+    let salt = try Crypto.randomBytes(16)
+    let nonce = try Crypto.randomBytes(Crypto.gcmNonceLength)
+    let kek = try Crypto.scryptKey(passphrase: passphrase, salt: salt, logN: logN, r: 8, p: 1)
+    let sealed = try Crypto.sealGCM(key: kek, nonce: nonce, plaintext: key.bytes, aad: Self.aad(key.keyID))
+    return WrappedKey(
+      logN: logN, r: 8, p: 1, salt: Data(salt).base64EncodedString(), nonce: Data(nonce).base64EncodedString(),
+      sealed: Data(sealed).base64EncodedString(), keyID: key.keyID)
+  }
+
+  /// The key, or `wrongPassphrase`. The cost comes from the server, so it is bounded before
+  /// scrypt runs: a hostile server cannot make a device allocate gigabytes.
+  public func unwrap(passphrase: String) throws -> DataKey {
+    guard version == 1, kdf == "scrypt", (10...20).contains(logN), (1...16).contains(r), (1...4).contains(p),
+      let salt = Data(base64Encoded: salt), salt.count >= 16,
+      let nonce = Data(base64Encoded: nonce), nonce.count == Crypto.gcmNonceLength,
+      let sealed = Data(base64Encoded: sealed)
+    else { throw EncryptionError.damagedKey }
+    let kek = try Crypto.scryptKey(passphrase: passphrase, salt: Array(salt), logN: logN, r: r, p: p)
+    guard let bytes = Crypto.openGCM(key: kek, nonce: Array(nonce), sealed: Array(sealed), aad: Self.aad(keyID))
+    else { throw EncryptionError.wrongPassphrase }
+    let key = try DataKey(bytes: bytes)
+    guard key.keyID == keyID else { throw EncryptionError.damagedKey }
+    return key
+  }
+
+  static func aad(_ keyID: String) -> [UInt8] { Array("vital sync key v1 \(keyID)".utf8) }
+
+  public var json: String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+  }
+
+  public init(json: String) throws {
+    do { self = try JSONDecoder().decode(WrappedKey.self, from: Data(json.utf8)) } catch {
+      throw EncryptionError.damagedKey
+    }
+  }
+
+  init(logN: Int, r: Int, p: Int, salt: String, nonce: String, sealed: String, keyID: String) {
+    self.logN = logN
+    self.r = r
+    self.p = p
+    self.salt = salt
+    self.nonce = nonce
+    self.sealed = sealed
+    self.keyID = keyID
+  }
+}
