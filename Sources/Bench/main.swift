@@ -3,7 +3,6 @@
 //   vital-bench kdf RUNS          the scrypt KDF at the standard cost, one time per line
 //   vital-bench seed-donations HOME N   N donations through the synced write path
 //   vital-bench apply DB N        merges N remote records into an empty database (sync, no network)
-//   vital-bench load URLS CLIENTS SECONDS   concurrent sync clients against servers (scripts/bench load)
 //   vital-bench seal N            seals and opens N donation records (end-to-end encryption alone)
 import Auth
 import Foundation
@@ -64,13 +63,8 @@ case ("apply", 4):
   }
   let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
   print("apply_seconds \(seconds) records_per_second \(Int(Double(rows) / seconds))")
-case ("load", 5):
-  // Many clients syncing at once against one or more servers (comma-separated URLs).
-  guard let clients = Int(arguments[3]), clients > 0, let seconds = Double(arguments[4]), seconds > 0 else { exit(64) }
-  let urls = arguments[2].split(separator: ",").compactMap { URL(string: String($0)) }
-  try await loadBench(urls: urls, clients: clients, seconds: seconds)
 default:
   FileHandle.standardError.write(
-    Data("usage: vital-bench storage DB ROWS | kdf RUNS | seed-donations HOME ROWS\n".utf8))
+    Data("usage: vital-bench storage DB ROWS | kdf RUNS | seed-donations HOME ROWS | apply DB N | seal N\n".utf8))
   exit(64)
 }

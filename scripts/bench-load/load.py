@@ -2,8 +2,9 @@
 """scripts/bench load, driven by wrk (Debian's HTTP load tool, C and epoll: the load generator
 costs little of the two cores the servers also run on).
 
-  load.py setup URL USERS TOKENS_FILE      registers USERS accounts and writes one token per line
-  load.py verify URL[,URL] RESULT...       reads every user's records back and compares counts
+  load.py setup URL USERS TOKENS_FILE RUN   registers USERS accounts, one token per line
+  load.py report LABEL URL RESULT...        one line: requests/s, latency, and the check that
+                                            every acknowledged record is stored exactly once
 """
 import json
 import sys
@@ -36,35 +37,57 @@ def setup(url, users, path, run):
         out.write("\n".join(tokens) + "\n")
 
 
-def stored(url, token):
-    count, since = 0, None
+def stored_ids(url, token):
+    """Every donation id the server returns for the user, with repeats."""
+    ids, since = [], None
     while True:
         status, page = call(url, "POST", "/v1/sync", {"since": since, "changes": []}, token)
         if status != 200:
             sys.exit(f"load: reading back failed with {status}")
-        count += sum(1 for change in page["changes"] if change["dataset"] == "donation")
+        ids += [change["id"] for change in page["changes"] if change["dataset"] == "donation"]
         since = page["cursor"]
         if not page["has_more"]:
-            return count
+            return ids
 
 
-def verify(url, results):
-    pushed = {}
+def report(label, url, results):
+    requests = seconds = p50_weighted = p99 = errors = 0
+    users = []
     for path in results:
+        values = {}
         for line in open(path):
             parts = line.split()
             if parts[0] == "pushed":
-                pushed[parts[1]] = pushed.get(parts[1], 0) + int(parts[2])
-    lost = duplicated = 0
-    for token, count in pushed.items():
-        have = stored(url, token)
-        lost += max(0, count - have)
-        duplicated += max(0, have - count)
-    print(f"records {sum(pushed.values())} lost {lost} duplicated {duplicated}")
+                users.append((parts[1], parts[2], *map(int, parts[3:8])))
+            else:
+                values[parts[0]] = float(parts[1])
+        requests += values["requests"]
+        seconds = max(seconds, values["seconds"])
+        p50_weighted += values["p50_ms"] * values["requests"]
+        p99 = max(p99, values["p99_ms"])
+        errors += values["errors"]
+    acknowledged = lost = duplicated = unacknowledged = 0
+    for token, run, index, pushed, failures, first, last in users:
+        ids = [i for i in stored_ids(url, token) if i.startswith(run + "-")]
+        duplicated += len(ids) - len(set(ids))
+        stored = set(ids)
+        acknowledged += pushed
+        if failures == 0:
+            # Requests of one connection are answered in order: first..last were answered 200.
+            expected = {f"{run}-{index}-{s}-{i}" for s in range(first, last + 1) for i in (1, 2)} if pushed else set()
+            lost += len(expected - stored)
+            unacknowledged += len(stored - expected)
+        else:
+            lost += max(0, pushed - len(stored))
+    print(
+        f"load   {label}: {requests / seconds:.0f} requests/s (goal >= 2000), p50 {p50_weighted / requests:.1f} ms, "
+        f"p99 {p99:.1f} ms (goal < 100 ms); {acknowledged} records acknowledged: {lost} lost, {duplicated} duplicated "
+        f"(goal: none); {unacknowledged} more stored from requests cut off at the end; {int(errors)} errors"
+    )
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "setup":
         setup(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5])
-    elif sys.argv[1] == "verify":
-        verify(sys.argv[2].split(",")[0], sys.argv[3:])
+    elif sys.argv[1] == "report":
+        report(sys.argv[2], sys.argv[3], sys.argv[4:])

@@ -19,6 +19,9 @@ function init(args)
   pushed = 0
   failures = 0
   sequence = 0
+  -- Requests on one connection are answered in order: the acknowledged ones are a range.
+  first_acked = 0
+  last_acked = 0
   node = string.format("%016x", index)
   run = os.getenv("VITAL_LOAD_RUN") or "run"
 end
@@ -33,6 +36,7 @@ function request()
       '"kind":{"value":"plasma","hlc":"%s"}}}', run, index, sequence, i, index, hlc, hlc)
   end
   local since = cursor and ('"' .. cursor .. '"') or "null"
+  sent = sequence
   local body = '{"since":' .. since .. ',"changes":[' .. table.concat(changes, ",") .. ']}'
   return wrk.format("POST", "/v1/sync", {
     ["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json" }, body)
@@ -41,6 +45,8 @@ end
 function response(status, headers, body)
   if status == 200 then
     pushed = pushed + 2
+    if first_acked == 0 then first_acked = sent end
+    last_acked = sent
     cursor = body:match('"cursor":"([^"]+)"') or cursor
   else
     failures = failures + 1
@@ -54,7 +60,9 @@ function done(summary, latency, requests)
     summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.status +
     summary.errors.timeout))
   for _, thread in ipairs(threads) do
-    out:write(string.format("pushed %s %d %d\n", thread:get("token"), thread:get("pushed"), thread:get("failures")))
+    out:write(string.format("pushed %s %s %d %d %d %d %d\n", thread:get("token"), os.getenv("VITAL_LOAD_RUN") or "run",
+      thread:get("index"), thread:get("pushed"), thread:get("failures"), thread:get("first_acked"),
+      thread:get("last_acked")))
   end
   out:close()
 end
