@@ -5,6 +5,8 @@ costs little of the two cores the servers also run on).
   load.py setup URL USERS TOKENS_FILE RUN   registers USERS accounts, one token per line
   load.py report LABEL URL RESULT...        one line: requests/s, latency, and the check that
                                             every acknowledged record is stored exactly once
+  load.py storm URL N PID                   N logins at once against the server process PID:
+                                            how they were answered and its peak memory
 """
 import json
 import sys
@@ -86,8 +88,54 @@ def report(label, url, results):
     )
 
 
+def storm(url, count, pid):
+    import threading
+    import time
+
+    credentials = {"email": "storm@example.org", "password": "storm test passphrase"}
+    call(url, "POST", "/v1/accounts", credentials)
+    answers = []
+    lock = threading.Lock()
+
+    def login(i):
+        # Half with the right password, half with a wrong one: both cost a hash.
+        body = dict(credentials, password=credentials["password"] + ("" if i % 2 else " wrong"))
+        request = urllib.request.Request(url.rstrip("/") + "/v1/sessions", method="POST")
+        request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, json.dumps(body).encode(), timeout=300) as answer:
+                status, retry = answer.status, None
+        except urllib.error.HTTPError as error:
+            status, retry = error.code, error.headers.get("Retry-After")
+        except Exception:
+            status, retry = "failed", None
+        with lock:
+            answers.append((status, retry))
+
+    start = time.time()
+    threads = [threading.Thread(target=login, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    seconds = time.time() - start
+    peak = next(line.split()[1] for line in open(f"/proc/{pid}/status") if line.startswith("VmHWM"))
+    counts = {}
+    for status, _ in answers:
+        counts[status] = counts.get(status, 0) + 1
+    busy = [retry for status, retry in answers if status == 503]
+    print(
+        f"storm  {count} logins at once: {counts.get(201, 0)} logged in, {counts.get(401, 0)} refused, "
+        f"{len(busy)} turned away with 503 (Retry-After on {sum(1 for r in busy if r)}), "
+        f"{counts.get('failed', 0)} failed, in {seconds:.1f} s; server peak RSS {int(peak) // 1024} MB "
+        f"(bound: 2 hashes of 128 MiB at once)"
+    )
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "setup":
         setup(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5])
     elif sys.argv[1] == "report":
         report(sys.argv[2], sys.argv[3], sys.argv[4:])
+    elif sys.argv[1] == "storm":
+        storm(sys.argv[2], int(sys.argv[3]), sys.argv[4])
