@@ -106,8 +106,9 @@ public final class Statement {
   }
 
   /// Readies the statement to run again. Bindings stay until rebound: `bind` always sets every
-  /// parameter, so clearing them first would be wasted work.
-  func reset() {
+  /// parameter, so clearing them first would be wasted work; a bulk insert binds what stays the
+  /// same once and rebinds only what changes.
+  public func reset() {
     sqlite3_reset(handle)
   }
 

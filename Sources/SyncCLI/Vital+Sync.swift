@@ -48,8 +48,10 @@ extension VitalSync.Remote {
       let account = try app.requireAccount()
       var remote = try RemoteSettings.load(app.db, accountID: account.id) ?? RemoteSettings(url: url)
       if remote.url != url {
-        // Another server: its cursor and login mean nothing here.
+        // Another server: its cursor and login mean nothing here, and it has none of the
+        // records this device already sent elsewhere (the sync key goes there on first sync).
         remote = RemoteSettings(url: url)
+        try Replica(db: app.db, accountID: account.id, now: app.now).requeueAll()
       }
       try remote.save(app.db, accountID: account.id)
       try app.output.show(.object([("url", .string(url))])) { "remote set to \(url)" }

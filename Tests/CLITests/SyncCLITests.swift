@@ -98,6 +98,22 @@ import Testing
     #expect(try history(c).first?["status"] as? String == "cancelled")
   }
 
+  @Test func movingToAnotherServerTakesEveryRecordThere() throws {
+    try passQuestionnaire(a)
+    #expect(try a.run(["donor", "book", "--at", "2026-12-20T09:30", "--place", "DRK Mitte"]).status == 0)
+    try sync(a)
+    let other = try TestServer(dataDirectory: root.root + "/other")
+    for device in [a, b] {
+      #expect(try device.run(["remote", "set", other.url.absoluteString]).status == 0)
+      #expect(try device.run(["remote", "status", "--json"]).object?["logged_in"] as? Bool == false)
+    }
+    #expect(try a.run(["remote", "register", "--password-stdin"], stdin: serverPassword + "\n").status == 0)
+    #expect((try sync(a)["pushed"] as? Int ?? 0) >= 2)
+    #expect(try b.run(["remote", "login", "--password-stdin"], stdin: serverPassword + "\n").status == 0)
+    try sync(b)
+    #expect(try history(b).first?["place"] as? String == "DRK Mitte")
+  }
+
   @Test func aBookingTravelsAndItsCancelComesBack() throws {
     try passQuestionnaire(a)
     #expect(try a.run(["donor", "book", "--at", "2026-12-20T09:30", "--place", "DRK Mitte"]).status == 0)

@@ -27,6 +27,9 @@ public final class AppleHealthImport {
   let replica: Replica
   let batchSize: Int
   private var summary = Summary()
+  /// What the writer thread counts; read once it has finished.
+  private var written = Summary()
+  private var writer: BatchWriter<[(Dataset, [(id: String, values: [DatabaseValue])])]>?
   /// New records by dataset, in `Dataset`'s order (a dictionary keyed by Dataset would hash its
   /// field list for every record).
   private var batch: [(Dataset, [(id: String, values: [DatabaseValue])])] = [
@@ -59,6 +62,15 @@ public final class AppleHealthImport {
     let size = Int64((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.int64Value ?? 0)
     let head = (try? handle.read(upToCount: 4)) ?? Data()
     guard !head.isEmpty else { throw HealthImportError.empty(name) }
+    // The database is the writer thread's alone until it has finished.
+    let writer = BatchWriter<[(Dataset, [(id: String, values: [DatabaseValue])])]> { [unowned self] in
+      try self.write($0)
+    }
+    self.writer = writer
+    defer {
+      _ = try? writer.finish()
+      self.writer = nil
+    }
     let stream = makeStream()
     if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
       try readZip(path: path, stream: stream, progress: progress)
@@ -75,6 +87,14 @@ public final class AppleHealthImport {
     }
     try finish(stream)
     return summary
+  }
+
+  /// Waits for the writer and adds its counts to the summary.
+  private func drain() throws {
+    try writer?.finish()
+    summary.inserted = written.inserted
+    summary.duplicates = written.duplicates
+    summary.updated = written.updated
   }
 
   private func readZip(path: String, stream: XMLStream, progress: (Int64, Int64) -> Void) throws {
@@ -122,11 +142,13 @@ public final class AppleHealthImport {
     }
     guard sawRoot else { throw HealthImportError.empty(name) }
     try flush()
+    try drain()
   }
 
   /// Keeps what was read before the fault, then reports it.
   private func malformed(_ error: XMLStream.ParseError) throws -> HealthImportError {
     try flush()
+    try drain()
     return .malformed(name, line: error.line, column: error.column, reason: error.message, kept: summary.inserted)
   }
 
@@ -281,18 +303,24 @@ public final class AppleHealthImport {
     if batchCount >= batchSize { try flush() }
   }
 
+  /// Hands the batch to the writer thread and starts the next one.
   private func flush() throws {
     guard batchCount > 0 else { return }
+    try writer?.submit(batch)
+    for i in batch.indices { batch[i].1.removeAll(keepingCapacity: true) }
+    batchCount = 0
+  }
+
+  /// On the writer thread: one batch, one transaction.
+  private func write(_ batch: [(Dataset, [(id: String, values: [DatabaseValue])])]) throws {
     try db.transaction { _ in
       for (dataset, records) in batch where dataset.name != Dataset.activitySummary.name {
         let inserted = try replica.insertNew(dataset, records)
-        summary.inserted += inserted
-        summary.duplicates += records.count - inserted
+        written.inserted += inserted
+        written.duplicates += records.count - inserted
       }
       try mergeActivity(batch[2].1)
     }
-    for i in batch.indices { batch[i].1.removeAll(keepingCapacity: true) }
-    batchCount = 0
   }
 
   /// A day's activity summary is exported again, with later figures, while the day is not over:
@@ -313,15 +341,15 @@ public final class AppleHealthImport {
       var changed: [String: DatabaseValue] = [:]
       for (i, field) in fields.enumerated() where stored[i] != record.values[i] { changed[field] = record.values[i] }
       if changed.isEmpty {
-        summary.duplicates += 1
+        written.duplicates += 1
       } else {
         try replica.write(.activitySummary, id: record.id, changed)
-        summary.updated += 1
+        written.updated += 1
       }
     }
     let inserted = try replica.insertNew(.activitySummary, new)
-    summary.inserted += inserted
-    summary.duplicates += new.count - inserted
+    written.inserted += inserted
+    written.duplicates += new.count - inserted
   }
 
   /// `hs-`, the start time in hex seconds, and 24 hex digits of the SHA-256 of the identifying

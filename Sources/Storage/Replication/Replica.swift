@@ -58,22 +58,38 @@ public struct Replica {
     guard !records.isEmpty else { return 0 }
     return try db.transaction { db in
       let hlc = try tick().description
-      let clocks = "*=\(hlc)"
       let names = [dataset.key, "account_id"] + dataset.fields.map { "\"\($0)\"" }
-      let insert =
+      // Three statements, each prepared once and bound with what stays the same once: per
+      // record only the id and the values are bound (imports insert millions).
+      let row = try db.statement(
+        "INSERT OR IGNORE INTO sync_row (account_id, dataset, row_id, clocks) VALUES (?, ?, ?, ?)")
+      try row.bind(.text(accountID), at: 1)
+      try row.bind(.text(dataset.name), at: 2)
+      try row.bind(.text("*=\(hlc)"), at: 4)
+      let insert = try db.statement(
         "INSERT INTO \(dataset.table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+      )
+      try insert.bind(.text(accountID), at: 2)
+      let outbox = try db.statement(
+        "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, ?, ?, '*', NULL, ?)")
+      try outbox.bind(.text(accountID), at: 1)
+      try outbox.bind(.text(dataset.name), at: 2)
+      try outbox.bind(.text(hlc), at: 4)
       var inserted = 0
       for record in records {
         precondition(record.values.count == dataset.fields.count, "one value per field of \(dataset.name)")
-        let key: [DatabaseValue] = [.text(accountID), .text(dataset.name), .text(record.id)]
-        let isNew = try db.execute(
-          "INSERT OR IGNORE INTO sync_row (account_id, dataset, row_id, clocks) VALUES (?, ?, ?, ?)",
-          values: key + [.text(clocks)])
-        guard isNew == 1 else { continue }
-        try db.execute(insert, values: [.text(record.id), .text(accountID)] + record.values)
-        try db.execute(
-          "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, ?, ?, '*', NULL, ?)",
-          values: key + [.text(hlc)])
+        let id = DatabaseValue.text(record.id)
+        row.reset()
+        try row.bind(id, at: 3)
+        while try row.step() {}
+        guard db.changes == 1 else { continue }
+        insert.reset()
+        try insert.bind(id, at: 1)
+        for (i, value) in record.values.enumerated() { try insert.bind(value, at: Int32(i + 3)) }
+        while try insert.step() {}
+        outbox.reset()
+        try outbox.bind(id, at: 3)
+        while try outbox.step() {}
         inserted += 1
       }
       return inserted
