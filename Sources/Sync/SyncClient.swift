@@ -168,7 +168,7 @@ public final class SyncClient {
     -> SyncResponse
   {
     let data = try await send(
-      "POST", "/v1/sync", body: try JSONEncoder().encode(request), token: token, url: url, session: session)
+      "POST", "/v1/sync", body: WireJSON.encode(request), token: token, url: url, session: session)
     guard let parsed = try? WireJSON.syncResponse(data) else {
       throw SyncError.badResponse("the sync answer is not the JSON of docs/sync-protocol.md")
     }

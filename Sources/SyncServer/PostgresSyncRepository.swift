@@ -178,9 +178,6 @@ public final class PostgresSyncRepository: SyncRepository {
 
   public func sync(userID: String, since: String?, changes: [ValidatedChange], pageSize: Int) async throws -> SyncPage {
     let start = try position(since)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let decoder = JSONDecoder()
     let logger = self.logger
     let epoch = self.epoch
     return try await transaction { c in
@@ -209,7 +206,7 @@ public final class PostgresSyncRepository: SyncRepository {
           WHERE r.user_id = \(userID)
           """, logger: logger
         ).decode((String, String, String).self) {
-          current[dataset + "\u{0}" + id] = try decoder.decode([String: WireField].self, from: Data(text.utf8))
+          current[dataset + "\u{0}" + id] = try WireJSON.fields(text)
         }
       }
       var written: (datasets: [String], ids: [String], fields: [String], seqs: [Int64]) = ([], [], [], [])
@@ -221,13 +218,13 @@ public final class PostgresSyncRepository: SyncRepository {
         current[key] = merged
         seq += 1
         if let at = slot[key] {
-          written.fields[at] = String(decoding: try encoder.encode(merged), as: UTF8.self)
+          written.fields[at] = WireJSON.encode(merged)
           written.seqs[at] = seq
         } else {
           slot[key] = written.ids.count
           written.datasets.append(change.dataset.name)
           written.ids.append(change.id)
-          written.fields.append(String(decoding: try encoder.encode(merged), as: UTF8.self))
+          written.fields.append(WireJSON.encode(merged))
           written.seqs.append(seq)
         }
         accepted += 1
@@ -256,7 +253,7 @@ public final class PostgresSyncRepository: SyncRepository {
           continue
         }
         page.append(
-          "{\"dataset\":\(SQLiteSyncRepository.quote(dataset)),\"id\":\(SQLiteSyncRepository.quote(id)),\"fields\":\(fields)}"
+          "{\"dataset\":\(WireJSON.quote(dataset)),\"id\":\(WireJSON.quote(id)),\"fields\":\(fields)}"
         )
         last = rowSeq
       }

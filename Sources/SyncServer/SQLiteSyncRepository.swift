@@ -144,10 +144,7 @@ public actor SQLiteSyncRepository: SyncRepository {
   }
 
   public func sync(userID: String, since: String?, changes: [ValidatedChange], pageSize: Int) throws -> SyncPage {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let decoder = JSONDecoder()
-    return try db.transaction(.immediate) { db in
+    try db.transaction(.immediate) { db in
       let start = try position(since, db: db)
       let encrypted = try db.scalar(Int.self, "SELECT sync_key_id IS NOT NULL FROM user WHERE id = ?", userID) == 1
       if encrypted, changes.contains(where: { !$0.sealed }) { throw SyncRepositoryError.cleartextRefused }
@@ -157,10 +154,10 @@ public actor SQLiteSyncRepository: SyncRepository {
           try db.scalar(
             String.self, "SELECT fields FROM record WHERE user_id = ? AND dataset = ? AND row_id = ?", userID,
             change.dataset.name, change.id
-          ).map { try decoder.decode([String: WireField].self, from: Data($0.utf8)) } ?? [:]
+          ).map { try WireJSON.fields($0) } ?? [:]
         guard let merged = ServerMerge.merge(current, change.fields) else { continue }
         let seq = try db.scalar(Int64.self, "UPDATE sequence SET value = value + 1 WHERE id = 1 RETURNING value") ?? 0
-        let json = String(decoding: try encoder.encode(merged), as: UTF8.self)
+        let json = WireJSON.encode(merged)
         try db.execute(
           """
           INSERT INTO record (user_id, dataset, row_id, fields, seq) VALUES (?, ?, ?, ?, ?)
@@ -183,7 +180,7 @@ public actor SQLiteSyncRepository: SyncRepository {
         let dataset: String = try row.get(0)
         let id: String = try row.get(1)
         let fields: String = try row.get(2)
-        page.append("{\"dataset\":\(Self.quote(dataset)),\"id\":\(Self.quote(id)),\"fields\":\(fields)}")
+        page.append("{\"dataset\":\(WireJSON.quote(dataset)),\"id\":\(WireJSON.quote(id)),\"fields\":\(fields)}")
         last = try row.get(3)
       }
       return SyncPage(
@@ -236,10 +233,4 @@ public actor SQLiteSyncRepository: SyncRepository {
     return update
   }
 
-  /// A JSON string literal; ids and dataset names rarely need escaping, so check first.
-  static func quote(_ s: String) -> String {
-    if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + s + "\"" }
-    let data = try? JSONEncoder().encode(s)
-    return data.map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
-  }
 }

@@ -112,7 +112,10 @@ struct SyncAPI: Sendable {
 
   func sync(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
     let (user, _) = try await authenticate(request)
-    let body = try await decode(SyncRequest.self, request, context)
+    var request = request
+    let data = Data(try await request.collectBody(upTo: configuration.bodyLimit).readableBytesView)
+    // The fast reader takes every well-formed request; JSONDecoder reads the rest, to say what is wrong.
+    let body = try (try? WireJSON.syncRequest(data)) ?? decode(SyncRequest.self, data)
     guard body.changes.count <= configuration.maxChangesPerRequest else {
       throw HTTPError(.contentTooLarge, message: "at most \(configuration.maxChangesPerRequest) changes per request")
     }
@@ -233,8 +236,12 @@ struct SyncAPI: Sendable {
   func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: BasicRequestContext) async throws -> T {
     var request = request
     let buffer = try await request.collectBody(upTo: configuration.bodyLimit)
+    return try decode(T.self, Data(buffer.readableBytesView))
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
     do {
-      return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+      return try JSONDecoder().decode(T.self, from: data)
     } catch {
       throw HTTPError(.badRequest, message: "the body is not the JSON this endpoint takes (\(Self.describe(error)))")
     }

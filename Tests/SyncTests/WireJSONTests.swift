@@ -41,4 +41,38 @@ import Testing
   func malformedAnswersAreRefused(text: String) {
     #expect(throws: WireJSON.Malformed.self) { _ = try WireJSON.syncResponse(Data(text.utf8)) }
   }
+
+  @Test func requestsAndStoredFieldsRoundTripThroughTheFastWriterAndReader() throws {
+    let hlc = "2026-11-22T10:00:00.000Z-0000-0123456789abcdef"
+    let awkward = "quote \" backslash \\ newline \n tab \t bell \u{7} slash / emoji 🩸 ü"
+    let fields: [String: WireField] = [
+      "place": WireField(value: .string(awkward), hlc: hlc), "notes": WireField(value: .null, hlc: hlc),
+      "n": WireField(value: .int(-9_007_199_254_740_993), hlc: hlc), "w": WireField(value: .double(62.5), hlc: hlc),
+      "tiny": WireField(value: .double(1e-5), hlc: hlc), "ok": WireField(value: .bool(true), hlc: hlc),
+    ]
+    let request = SyncRequest(
+      since: "abc:1", changes: [WireChange(dataset: "donation", id: "id \"1\"", fields: fields)])
+    let data = WireJSON.encode(request)
+    // Valid JSON by Foundation's reader too, with the same content.
+    let decoded = try JSONDecoder().decode(SyncRequest.self, from: data)
+    #expect(decoded.since == "abc:1" && decoded.changes == request.changes)
+    let fast = try WireJSON.syncRequest(data)
+    #expect(fast.since == "abc:1" && fast.changes == request.changes)
+    #expect(try WireJSON.fields(WireJSON.encode(fields)) == fields)
+    #expect(try WireJSON.syncRequest(Data("{\"changes\":[]}".utf8)).since == nil)
+  }
+
+  /// What the fast reader refuses goes to JSONDecoder, whose error names the place.
+  @Test func theFastRequestReaderRefusesWhatIsNotASyncRequest() {
+    let hlc = "\"hlc\":\"2026-11-22T10:00:00.000Z-0000-0123456789abcdef\""
+    for text in [
+      "{}", "{\"changes\":{}}", "{\"since\":3,\"changes\":[]}",
+      "{\"changes\":[{\"dataset\":\"donation\",\"id\":\"x\"}]}",
+      "{\"changes\":[{\"dataset\":\"donation\",\"id\":\"x\",\"fields\":{\"place\":{\"value\":{},\(hlc)}}}]}",
+      "{\"changes\":[{\"dataset\":\"donation\",\"id\":\"x\",\"fields\":{\"place\":{\"value\":[1],\(hlc)}}}]}",
+      "{\"changes\":[]} trailing", "[1]",
+    ] {
+      #expect(throws: WireJSON.Malformed.self, "\(text)") { _ = try WireJSON.syncRequest(Data(text.utf8)) }
+    }
+  }
 }
