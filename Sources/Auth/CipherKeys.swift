@@ -4,6 +4,8 @@ import Foundation
 /// AES-256-GCM under one key, for many values: the key schedule is computed once and each value
 /// only sets its nonce. Not for use from two threads at once.
 public final class AESGCMKey {
+  public static let nonceLength = 12
+  public static let tagLength = 16
   let encryptor: CipherContext
   let decryptor: CipherContext
 
@@ -42,6 +44,29 @@ public final class AESGCMKey {
       }
       try Crypto.check(EVP_EncryptFinal_ex(ctx, base + written, &length), "final")
       try Crypto.check(EVP_CIPHER_CTX_ctrl(ctx, Crypto.gcmGetTag, 16, base + plaintext.count), "tag")
+    }
+  }
+
+  /// `nonce` ‖ ciphertext ‖ tag, for a few values (a key, a blob).
+  public func seal(nonce: [UInt8], plaintext: [UInt8], aad: [UInt8]) throws -> [UInt8] {
+    var out = nonce
+    try nonce.withUnsafeBufferPointer { n in
+      try plaintext.withUnsafeBufferPointer { p in
+        try aad.withUnsafeBufferPointer { a in try seal(nonce: n, plaintext: p, aad: a, into: &out) }
+      }
+    }
+    return out
+  }
+
+  /// Opens what `seal(nonce:plaintext:aad:)` made; nil when it does not authenticate.
+  public func open(_ sealed: [UInt8], aad: [UInt8]) -> [UInt8]? {
+    sealed.withUnsafeBufferPointer { r in
+      guard r.count >= Self.nonceLength + Self.tagLength else { return nil }
+      return aad.withUnsafeBufferPointer { a in
+        open(
+          nonce: UnsafeBufferPointer(rebasing: r.prefix(Self.nonceLength)),
+          sealed: UnsafeBufferPointer(rebasing: r.dropFirst(Self.nonceLength)), aad: a)
+      }
     }
   }
 

@@ -217,6 +217,26 @@ import Testing
     #expect(try b.snapshot() == a.snapshot())
   }
 
+  @Test func aMalformedKeyIsRefusedAndEncryptionStaysOff() async throws {
+    let a = try Device(email: "badkey@example.org", url: server.url)
+    try await a.register()
+    _ = try a.donation(place: "kept in the clear")
+    try await a.sync()
+    let raw = RawHTTP(url: server.url)
+    for body in [
+      "not json", "{}", "{\"key\":\"text\"}", "{\"key\":{\"key_id\":\"short\"}}",
+      "{\"key\":{\"key_id\":\"ABCDEF0123456789\"}}",
+      "{\"key\":{\"key_id\":\"0123456789abcdef\",\"pad\":\"\(String(repeating: "x", count: 5000))\"}}",
+    ] {
+      let (status, _) = try await raw.send("PUT", "/v1/keys/current", body: Data(body.utf8), token: a.token)
+      #expect((400...413).contains(status), "\(body.prefix(40)): \(status)")
+    }
+    #expect(try await raw.send("PUT", "/v1/keys/current", body: Data("{}".utf8)).0 == 401)
+    #expect(try await raw.send("GET", "/v1/keys/current", token: a.token).0 == 404)
+    #expect(try storage.records().count == 1)
+    try await a.sync()
+  }
+
   @Test func asecondKeyForTheAccountIsRefused() async throws {
     let a = try Device(email: "twokeys@example.org", url: server.url)
     let b = try Device(email: "twokeys@example.org", url: server.url)

@@ -15,10 +15,11 @@ public struct DataKey: Sendable {
   public init(bytes: [UInt8]) throws {
     guard bytes.count == 32 else { throw EncryptionError.damagedKey }
     self.bytes = bytes
-    idMAC = Crypto.hmacSHA256(key: bytes, Array("vital e1 id mac".utf8))
-    idCipher = Crypto.hmacSHA256(key: bytes, Array("vital e1 id cipher".utf8))
-    blobNonce = Crypto.hmacSHA256(key: bytes, Array("vital e1 blob nonce".utf8))
-    keyID = Crypto.hex(Array(Crypto.hmacSHA256(key: bytes, Array("vital e1 key id".utf8)).prefix(8)))
+    let derive = try HMACKey(bytes)
+    idMAC = try derive.mac(Array("vital e1 id mac".utf8))
+    idCipher = try derive.mac(Array("vital e1 id cipher".utf8))
+    blobNonce = try derive.mac(Array("vital e1 blob nonce".utf8))
+    keyID = Crypto.hex(Array(try derive.mac(Array("vital e1 key id".utf8)).prefix(8)))
   }
 
   public static func generate() throws -> DataKey { try DataKey(bytes: try Crypto.randomBytes(32)) }

@@ -83,15 +83,7 @@ public final class Sealer {
   }
 
   func sealValue(_ value: WireValue, aad: [UInt8]) throws -> WireValue {
-    let nonce = Array(try nextNonce())
-    let plain = Self.encode(value)
-    var sealed = nonce
-    sealed.reserveCapacity(12 + plain.count + 16)
-    try nonce.withUnsafeBufferPointer { n in
-      try plain.withUnsafeBufferPointer { p in
-        try aad.withUnsafeBufferPointer { a in try values.seal(nonce: n, plaintext: p, aad: a, into: &sealed) }
-      }
-    }
+    let sealed = try values.seal(nonce: Array(try nextNonce()), plaintext: Self.encode(value), aad: aad)
     var text = Array(Self.valuePrefix.utf8)
     sealed.withUnsafeBufferPointer { Base64.encode($0, into: &text) }
     return .string(String(decoding: text, as: UTF8.self))
@@ -102,15 +94,9 @@ public final class Sealer {
       throw EncryptionError.notSealed(dataset: dataset)
     }
     let raw = text.withUTF8 { Base64.decode(UnsafeBufferPointer(rebasing: $0.dropFirst(3))) }
-    guard let raw, raw.count >= 12 + 16 else { throw EncryptionError.tampered(dataset: dataset) }
-    let plain = raw.withUnsafeBufferPointer { r in
-      aad.withUnsafeBufferPointer { a in
-        values.open(
-          nonce: UnsafeBufferPointer(rebasing: r.prefix(12)), sealed: UnsafeBufferPointer(rebasing: r.dropFirst(12)),
-          aad: a)
-      }
+    guard let raw, let plain = values.open(raw, aad: aad), let opened = Self.decode(plain) else {
+      throw EncryptionError.tampered(dataset: dataset)
     }
-    guard let plain, let opened = Self.decode(plain) else { throw EncryptionError.tampered(dataset: dataset) }
     return opened
   }
 
@@ -186,27 +172,14 @@ public final class Sealer {
   /// devices is one blob on the server, and its name can be found again from the bytes.
   public func sealBlob(_ data: Data) throws -> Data {
     let plain = Array(data)
-    let nonce = Array(try blobNonce.mac(plain).prefix(12))
-    var sealed = nonce
-    try nonce.withUnsafeBufferPointer { n in
-      try plain.withUnsafeBufferPointer { p in
-        try Self.blobAAD.withUnsafeBufferPointer { a in try values.seal(nonce: n, plaintext: p, aad: a, into: &sealed) }
-      }
-    }
-    return Data(sealed)
+    let nonce = Array(try blobNonce.mac(plain).prefix(AESGCMKey.nonceLength))
+    return Data(try values.seal(nonce: nonce, plaintext: plain, aad: Self.blobAAD))
   }
 
   public func openBlob(_ data: Data) throws -> Data {
-    let raw = Array(data)
-    let plain = raw.withUnsafeBufferPointer { r -> [UInt8]? in
-      guard r.count >= 12 + 16 else { return nil }
-      return Self.blobAAD.withUnsafeBufferPointer { a in
-        values.open(
-          nonce: UnsafeBufferPointer(rebasing: r.prefix(12)), sealed: UnsafeBufferPointer(rebasing: r.dropFirst(12)),
-          aad: a)
-      }
+    guard let plain = values.open(Array(data), aad: Self.blobAAD) else {
+      throw EncryptionError.tampered(dataset: "blob")
     }
-    guard let plain else { throw EncryptionError.tampered(dataset: "blob") }
     return Data(plain)
   }
 

@@ -27,12 +27,13 @@ public struct WrappedKey: Codable, Equatable, Sendable {
 
   public static func wrap(_ key: DataKey, passphrase: String, logN: Int = standardLogN) throws -> WrappedKey {
     let salt = try Crypto.randomBytes(16)
-    let nonce = try Crypto.randomBytes(Crypto.gcmNonceLength)
     let kek = try Crypto.scryptKey(passphrase: passphrase, salt: salt, logN: logN, r: 8, p: 1)
-    let sealed = try Crypto.sealGCM(key: kek, nonce: nonce, plaintext: key.bytes, aad: Self.aad(key.keyID))
+    let sealed = try AESGCMKey(kek).seal(
+      nonce: try Crypto.randomBytes(AESGCMKey.nonceLength), plaintext: key.bytes, aad: Self.aad(key.keyID))
     return WrappedKey(
-      logN: logN, r: 8, p: 1, salt: Data(salt).base64EncodedString(), nonce: Data(nonce).base64EncodedString(),
-      sealed: Data(sealed).base64EncodedString(), keyID: key.keyID)
+      logN: logN, r: 8, p: 1, salt: Data(salt).base64EncodedString(),
+      nonce: Data(sealed.prefix(AESGCMKey.nonceLength)).base64EncodedString(),
+      sealed: Data(sealed.dropFirst(AESGCMKey.nonceLength)).base64EncodedString(), keyID: key.keyID)
   }
 
   /// The key, or `wrongPassphrase`. The cost comes from the server, so it is bounded before
@@ -40,12 +41,13 @@ public struct WrappedKey: Codable, Equatable, Sendable {
   public func unwrap(passphrase: String) throws -> DataKey {
     guard version == 1, kdf == "scrypt", (10...20).contains(logN), (1...16).contains(r), (1...4).contains(p),
       let salt = Data(base64Encoded: salt), salt.count >= 16,
-      let nonce = Data(base64Encoded: nonce), nonce.count == Crypto.gcmNonceLength,
+      let nonce = Data(base64Encoded: nonce), nonce.count == AESGCMKey.nonceLength,
       let sealed = Data(base64Encoded: sealed)
     else { throw EncryptionError.damagedKey }
     let kek = try Crypto.scryptKey(passphrase: passphrase, salt: Array(salt), logN: logN, r: r, p: p)
-    guard let bytes = Crypto.openGCM(key: kek, nonce: Array(nonce), sealed: Array(sealed), aad: Self.aad(keyID))
-    else { throw EncryptionError.wrongPassphrase }
+    guard let bytes = try AESGCMKey(kek).open(Array(nonce + sealed), aad: Self.aad(keyID)) else {
+      throw EncryptionError.wrongPassphrase
+    }
     let key = try DataKey(bytes: bytes)
     guard key.keyID == keyID else { throw EncryptionError.damagedKey }
     return key
@@ -59,19 +61,13 @@ public struct WrappedKey: Codable, Equatable, Sendable {
     return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
   }
 
+}
+
+extension WrappedKey {
+  // Outside the type's body, so that Swift still writes the memberwise initializer.
   public init(json: String) throws {
     do { self = try JSONDecoder().decode(WrappedKey.self, from: Data(json.utf8)) } catch {
       throw EncryptionError.damagedKey
     }
-  }
-
-  init(logN: Int, r: Int, p: Int, salt: String, nonce: String, sealed: String, keyID: String) {
-    self.logN = logN
-    self.r = r
-    self.p = p
-    self.salt = salt
-    self.nonce = nonce
-    self.sealed = sealed
-    self.keyID = keyID
   }
 }
