@@ -43,8 +43,9 @@ import Testing
     let written = try vital.run(["reminders", "ics", "--to", "2026-03-30", "--out", file])
     #expect(written.status == 0, "\(written.stderr)")
     let check = Process()
-    check.executableURL = Self.root.appendingPathComponent("scripts/check-ics")
-    check.arguments = [file]
+    // Through scripts/py: the parser lives in the checkout's virtual environment (scripts/bootstrap).
+    check.executableURL = Self.root.appendingPathComponent("scripts/py")
+    check.arguments = [Self.root.appendingPathComponent("scripts/check-ics").path, file]
     let out = Pipe()
     check.standardOutput = out
     try check.run()
