@@ -20,18 +20,12 @@ struct Overview {
       return
     }
     let profile = try ProfileStore(db: app.db, account: account, now: app.now).load()
-    let donations = DonationStore(db: app.db, account: account, now: app.now, calendar: app.calendar)
-    let (recent, ever) = try donations.recentHistory()
+    let status = try DonationStore(db: app.db, account: account, now: app.now, calendar: app.calendar)
+      .status(profile: profile)
     self.profile = profile
-    appointment = recent.filter { $0.status == .scheduled }.min {
-      ($0.scheduledAt ?? .distantFuture) < ($1.scheduledAt ?? .distantFuture)
-    }
-    daysLeft = appointment?.scheduledAt.map { app.today.days(to: LocalDate($0, in: app.calendar), in: app.calendar) }
-    nextEligible =
-      Eligibility.evaluate(
-        history: recent, everDonated: ever, profile: profile, kind: appointment?.kind ?? .wholeBlood,
-        questionnaire: try donations.latestQuestionnaire(), now: app.now, calendar: app.calendar
-      ).nextEligible
+    appointment = status.appointment
+    daysLeft = status.daysLeft
+    nextEligible = status.nextEligible
   }
 
   var json: JSON {

@@ -28,36 +28,20 @@ extension Vital.Donor {
     func run() async throws {
       let c = try DonorContext(global)
       let app = c.app
-      let (history, ever) = try c.store.recentHistory()
-      let appointment = history.first { $0.status == .scheduled }
-      var daysLeft: Int?
-      var advice: [String] = []
-      if let at = appointment?.scheduledAt, let appointment {
-        let left = app.today.days(to: LocalDate(at, in: app.calendar), in: app.calendar)
-        daysLeft = left
-        if at < app.now {
-          advice.append(
-            "Your appointment on \(app.human(at)) has passed: record it with 'vital donor complete' or 'vital donor cancel'."
-          )
-        } else {
-          advice += Advice.before(daysLeft: left, kind: appointment.kind)
-        }
+      let status = try c.store.status(profile: c.profile)
+      let (appointment, daysLeft, kind) = (status.appointment, status.daysLeft, status.kind)
+      var advice = status.advice
+      if status.overdue, let at = appointment?.scheduledAt {
+        advice.insert(
+          "Your appointment on \(app.human(at)) has passed: record it with 'vital donor complete' or 'vital donor cancel'.",
+          at: 0)
       }
-      if let last = history.first(where: { $0.status == .completed }), let at = last.completedAt {
-        advice += Advice.after(
-          daysSince: LocalDate(at, in: app.calendar).days(to: app.today, in: app.calendar), kind: last.kind)
-      }
-      let kind = appointment?.kind ?? .wholeBlood
-      let verdict = Eligibility.evaluate(
-        history: history, everDonated: ever, profile: c.profile, kind: kind,
-        questionnaire: try c.store.latestQuestionnaire(),
-        now: app.now, calendar: app.calendar)
       let json = JSON.object([
         ("appointment", appointment.map(app.json) ?? .null),
         ("days_left", daysLeft.map { JSON.int($0) } ?? .null),
-        ("overdue", .bool(appointment?.scheduledAt.map { $0 < app.now } ?? false)),
+        ("overdue", .bool(status.overdue)),
         ("advice", .array(advice.map(JSON.string))),
-        ("next_eligible", .optional(verdict.nextEligible?.description)),
+        ("next_eligible", .optional(status.nextEligible?.description)),
       ])
       try app.output.show(json) {
         var lines: [String] = []
@@ -72,7 +56,7 @@ extension Vital.Donor {
           lines.append("No appointment booked.")
         }
         lines.append(
-          "You may donate \(kind.label) from \(verdict.nextEligible?.description ?? "- (see vital donor eligibility)")."
+          "You may donate \(kind.label) from \(status.nextEligible?.description ?? "- (see vital donor eligibility)")."
         )
         if !advice.isEmpty { lines += [""] + advice.map { "  - \($0)" } }
         return lines.joined(separator: "\n")

@@ -126,6 +126,37 @@ import Testing
   }
 }
 
+extension EligibilityTests {
+  func status(_ history: [Donation], now: String) -> DonorStatus {
+    DonorStatus.evaluate(
+      history: history, everDonated: history.contains { $0.status == .completed }, profile: profile(.female),
+      questionnaire: nil, now: at(now), calendar: calendar)
+  }
+
+  @Test func statusCountsCalendarDaysToTheAppointmentAndTakesItsKind() {
+    let booked = Donation(
+      kind: .plasma, status: .scheduled, scheduledAt: at("2026-11-26T09:30"), completedAt: nil, place: "DRK")
+    // 22:30 the evening before is one calendar day ahead, not zero 24-hour blocks.
+    let s = status([booked, done("2026-10-01")], now: "2026-11-25T22:30")
+    #expect(s.appointment == booked)
+    #expect(s.daysLeft == 1)
+    #expect(!s.overdue)
+    #expect(s.kind == .plasma)
+    #expect(s.nextEligible == verdict([done("2026-10-01")], profile(.female), kind: .plasma, now: "2026-11-25T22:30").nextEligible)
+    #expect(!s.advice.isEmpty)
+  }
+
+  @Test func statusOfAPassedAppointmentIsOverdueWithoutAdviceForIt() {
+    let booked = Donation(
+      kind: .wholeBlood, status: .scheduled, scheduledAt: at("2026-11-20T09:30"), completedAt: nil, place: "DRK")
+    let s = status([booked], now: "2026-11-22T09:00")
+    #expect(s.overdue)
+    #expect(s.daysLeft == -2)
+    #expect(s.advice.isEmpty)
+    #expect(status([], now: "2026-11-22T09:00").appointment == nil)
+  }
+}
+
 @Suite struct QuestionnaireTests {
   let calendar: Calendar = {
     var c = Calendar(identifier: .gregorian)

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Where a donor stands today: the next appointment and the calendar days to it, what to do
+/// now, and the first day they may donate the appointment's kind (whole blood without one).
+/// `vital donor status` and plain `vital` both show this, so they never disagree.
+public struct DonorStatus: Sendable {
+  public let appointment: Donation?
+  /// Calendar days from today to the appointment's day; negative once it has passed.
+  public let daysLeft: Int?
+  /// The appointment's time has passed and it is neither completed nor cancelled.
+  public let overdue: Bool
+  public let advice: [String]
+  public let kind: DonationKind
+  public let eligibility: Eligibility
+
+  public var nextEligible: LocalDate? { eligibility.nextEligible }
+}
+
+extension DonorStatus {
+  /// Pure: `history` is newest first, as `DonationStore.recentHistory` gives it.
+  public static func evaluate(
+    history: [Donation], everDonated: Bool, profile: Profile, questionnaire: Questionnaire.Result?,
+    now: Date, calendar: Calendar
+  ) -> DonorStatus {
+    let today = LocalDate(now, in: calendar)
+    let appointment = history.filter { $0.status == .scheduled }.min {
+      ($0.scheduledAt ?? .distantFuture) < ($1.scheduledAt ?? .distantFuture)
+    }
+    var daysLeft: Int?
+    var overdue = false
+    var advice: [String] = []
+    if let appointment, let at = appointment.scheduledAt {
+      let left = today.days(to: LocalDate(at, in: calendar), in: calendar)
+      daysLeft = left
+      overdue = at < now
+      if !overdue { advice += Advice.before(daysLeft: left, kind: appointment.kind) }
+    }
+    if let last = history.first(where: { $0.status == .completed }), let at = last.completedAt {
+      advice += Advice.after(daysSince: LocalDate(at, in: calendar).days(to: today, in: calendar), kind: last.kind)
+    }
+    let kind = appointment?.kind ?? .wholeBlood
+    let eligibility = Eligibility.evaluate(
+      history: history, everDonated: everDonated, profile: profile, kind: kind, questionnaire: questionnaire,
+      now: now, calendar: calendar)
+    return DonorStatus(
+      appointment: appointment, daysLeft: daysLeft, overdue: overdue, advice: advice, kind: kind,
+      eligibility: eligibility)
+  }
+}
+
+extension DonationStore {
+  /// The donor's status from what is stored: the last 400 days and the latest questionnaire.
+  public func status(profile: Profile) throws -> DonorStatus {
+    let (history, ever) = try recentHistory()
+    return DonorStatus.evaluate(
+      history: history, everDonated: ever, profile: profile, questionnaire: try latestQuestionnaire(), now: now,
+      calendar: calendar)
+  }
+}
