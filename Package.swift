@@ -36,13 +36,19 @@ let package = Package(
       providers: [.apt(["libxml2-dev"])]
     ),
     .target(name: "Storage", dependencies: ["CSQLite"]),
+    // The password blocklist is data, compiled into the binary so an installed vital needs no
+    // resource folder beside it.
     .target(
       name: "Auth", dependencies: ["Storage", "COpenSSL"],
-      exclude: ["Blocklist/LICENSE-zxcvbn.txt"]),
+      exclude: ["Blocklist/LICENSE-zxcvbn.txt"],
+      resources: [.embedInCode("Blocklist/common-passwords.txt")]),
     .target(
       name: "Health",
       dependencies: ["Storage", "Auth", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+    // What sync shares without networking: settings, the wire format, sealing.
     .target(name: "Sync", dependencies: ["Storage", "Auth"]),
+    // The HTTP client (FoundationNetworking, libcurl), for vital-sync alone.
+    .target(name: "SyncHTTP", dependencies: ["Storage", "Auth", "Sync"]),
     .target(
       name: "SyncServer",
       dependencies: [
@@ -56,7 +62,7 @@ let package = Package(
     .executableTarget(
       name: "vital",
       dependencies: [
-        "Storage", "Auth", "Health", "CLICore",
+        "Storage", "Auth", "Health", "Sync", "CLICore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/CLI"
@@ -66,14 +72,17 @@ let package = Package(
     .executableTarget(
       name: "vital-sync",
       dependencies: [
-        "Storage", "Auth", "Health", "Sync", "CLICore",
+        "Storage", "Auth", "Health", "Sync", "SyncHTTP", "CLICore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/SyncCLI"
     ),
     // The server in its own process image: `vital serve` executes it, so the everyday `vital`
     // binary starts without loading the HTTP server stack.
-    .executableTarget(name: "vital-serve", dependencies: ["Storage", "SyncServer"], path: "Sources/Serve"),
+    .executableTarget(
+      name: "vital-serve",
+      dependencies: ["Storage", "SyncServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Sources/Serve"),
     // Benchmarks live in their own executable so the shipped binary carries no bench code.
     .executableTarget(name: "vital-bench", dependencies: ["Storage", "Auth", "Sync"], path: "Sources/Bench"),
     // A helper the crash-safety test kills with SIGKILL in the middle of a write.
@@ -84,7 +93,7 @@ let package = Package(
     .testTarget(
       name: "SyncTests",
       dependencies: [
-        "Sync", "SyncServer", "Storage", "Auth", "Health", "vital", "vital-serve", "vital-sync", "TestServer",
+        "Sync", "SyncHTTP", "SyncServer", "Storage", "Auth", "Health", "vital", "vital-serve", "vital-sync", "TestServer",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "Hummingbird", package: "hummingbird"),
       ]),

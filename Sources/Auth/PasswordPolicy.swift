@@ -29,8 +29,10 @@ public enum PasswordPolicy {
     if isBlocked(normalized) { throw Violation.common }
   }
 
+  /// zxcvbn's most common passwords of 8+ characters (scripts/update-blocklist), read once.
   static let blocklist: Set<Substring> = Set(
-    CommonPasswords.text.split(separator: "\n", omittingEmptySubsequences: true))
+    String(decoding: PackageResources.common_passwords_txt, as: UTF8.self)
+      .split(separator: "\n", omittingEmptySubsequences: true))
 
   static func isBlocked(_ password: String) -> Bool {
     blocklist.contains(Substring(password.lowercased()))

@@ -3,6 +3,7 @@ import Auth
 import CLICore
 import Foundation
 import Health
+import Sync
 
 extension Vital {
   struct AccountCommand: AsyncParsableCommand {
@@ -115,12 +116,9 @@ extension Vital.AccountCommand {
     func run() async throws {
       let app = try App(global)
       let account = try app.requireAccount()
-      if !keepRemote,
-        let url = try app.db.scalar(
-          String.self, "SELECT url FROM sync_remote WHERE account_id = ? AND token IS NOT NULL", account.id)
-      {
+      if !keepRemote, let remote = try RemoteSettings.load(app.db, accountID: account.id), remote.token != nil {
         throw CLIError.needsInput(
-          "this account syncs with \(url); delete the copy there first with 'vital remote delete --yes', or pass --keep-remote to delete only this device's copy"
+          "this account syncs with \(remote.url); delete the copy there first with 'vital remote delete --yes', or pass --keep-remote to delete only this device's copy"
         )
       }
       let secret = try PasswordPrompt.read("password", fromStdin: password.passwordStdin)

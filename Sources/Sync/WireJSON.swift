@@ -106,7 +106,7 @@ public enum WireJSON {
 
   /// Reads a sync answer, `{"accepted", "changes": [...], "cursor", "has_more"}`, straight into
   /// changes, without building a tree first.
-  static func syncResponse(_ data: Data) throws -> SyncResponse {
+  public static func syncResponse(_ data: Data) throws -> SyncResponse {
     try data.withUnsafeBytes { raw in
       var p = Parser(bytes: raw.bindMemory(to: UInt8.self))
       var changes: [WireChange] = []

@@ -4,6 +4,7 @@ import CLICore
 import Foundation
 import Storage
 import Sync
+import SyncHTTP
 
 extension VitalSync {
   struct Remote: AsyncParsableCommand {

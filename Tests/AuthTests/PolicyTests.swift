@@ -25,6 +25,9 @@ import Testing
   @Test func theBlocklistHasAtLeastTenThousandEntries() {
     #expect(PasswordPolicy.blocklist.count >= 10_000)
     #expect(PasswordPolicy.blocklist.allSatisfy { $0.count >= 8 })
+    // The first and the last line of the embedded file: all of it is read, and nothing more.
+    #expect(PasswordPolicy.blocklist.contains("password") && PasswordPolicy.blocklist.contains("11234567"))
+    #expect(!PasswordPolicy.blocklist.contains(""))
   }
 
   @Test func aLongUnicodePassphraseIsAccepted() {

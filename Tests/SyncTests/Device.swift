@@ -3,6 +3,7 @@ import Storage
 import Testing
 
 @testable import Sync
+@testable import SyncHTTP
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

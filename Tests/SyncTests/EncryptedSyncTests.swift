@@ -5,6 +5,7 @@ import TestServer
 import Testing
 
 @testable import Sync
+@testable import SyncHTTP
 
 /// End-to-end encryption against a real server: it never holds a value in the clear, devices
 /// with the passphrase converge, and anything changed on the server is refused.

@@ -5,6 +5,7 @@ import TestServer
 import Testing
 
 @testable import Sync
+@testable import SyncHTTP
 @testable import SyncServer
 
 @Suite struct ServerTests {

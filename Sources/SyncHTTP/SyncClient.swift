@@ -1,6 +1,7 @@
 import Auth
 import Foundation
 import Storage
+import Sync
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

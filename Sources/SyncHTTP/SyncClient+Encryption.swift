@@ -1,5 +1,6 @@
 import Foundation
 import Storage
+import Sync
 
 /// Turning end-to-end encryption on, entering the passphrase on another device, and changing it.
 extension SyncClient {

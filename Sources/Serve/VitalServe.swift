@@ -1,0 +1,68 @@
+// vital-serve: the sync server process. `vital serve` checks its options and executes this
+// binary, so the `vital` command that runs on every keystroke does not carry the HTTP stack.
+import ArgumentParser
+import Foundation
+import Storage
+import SyncServer
+
+@main
+struct VitalServe: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "vital-serve",
+    abstract: "The Vital sync server, as `vital serve` runs it.",
+    discussion: "Plain HTTP: keep --listen on loopback or a private network, behind a TLS reverse proxy.")
+
+  @Option(help: "HOST:PORT to listen on; port 0 picks a free one.") var listen: String
+  @Option(help: "Folder for the server's SQLite database.") var data: String?
+  @Option(help: "A PostgreSQL URL instead of SQLite.") var postgres: String?
+  @Option(help: .hidden) var now: String?
+  @Flag(help: "Announce the address as JSON.") var json = false
+
+  func validate() throws {
+    guard (data == nil) != (postgres == nil) else { throw ValidationError("give --data DIR or --postgres URL") }
+    guard address != nil else { throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080") }
+    if let now, ISO8601.date(from: now) == nil { throw ValidationError("--now takes an ISO 8601 instant") }
+  }
+
+  private var address: (host: String, port: Int)? {
+    guard let colon = listen.lastIndex(of: ":"), colon != listen.startIndex,
+      let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port)
+    else { return nil }
+    return (String(listen[..<colon]), port)
+  }
+
+  func run() async throws {
+    umask(0o077)
+    let (host, port) = address!
+    var configuration = ServerConfiguration(host: host, port: port)
+    if let now = now.flatMap(ISO8601.date(from:)) { configuration.now = { now } }
+    do {
+      if let postgres {
+        let client = try PostgresSyncRepository.makeClient(url: postgres)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+          group.addTask { await client.run() }
+          try await serve(try await PostgresSyncRepository(client: client), configuration)
+          group.cancelAll()
+        }
+      } else if let data {
+        try FileManager.default.createDirectory(
+          atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try await serve(try SQLiteSyncRepository(path: data + "/server.sqlite"), configuration)
+      }
+    } catch {
+      // One line, as every Vital error; the server's own errors carry no request data.
+      FileHandle.standardError.write(Data("error: the server stopped: \(String(describing: error).prefix(300))\n".utf8))
+      throw ExitCode.failure
+    }
+  }
+
+  private func serve(_ repository: any SyncRepository, _ configuration: ServerConfiguration) async throws {
+    let host = configuration.host
+    let json = json
+    let app = buildApplication(configuration: configuration, repository: repository) { port in
+      let line = json ? "{\"listening\": \"http://\(host):\(port)\"}\n" : "listening on http://\(host):\(port)\n"
+      FileHandle.standardOutput.write(Data(line.utf8))
+    }
+    try await app.runService()
+  }
+}
