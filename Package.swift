@@ -98,6 +98,8 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
       ]),
     .testTarget(name: "AuthTests", dependencies: ["Auth", "Storage"]),
+    // Reads Sources/ and docs/architecture.md: which module may import which.
+    .testTarget(name: "ArchitectureTests"),
     .testTarget(name: "HealthTests", dependencies: ["Health", "Auth", "Storage", "TestImages"]),
     .testTarget(
       name: "CLITests",
