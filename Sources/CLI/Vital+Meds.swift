@@ -182,25 +182,11 @@ extension Vital.Meds {
 
     func run() async throws {
       let c = try MedsContext(global)
-      let doses = try c.store.history()
       if format == .json || c.app.output.json {
-        Output.write(JSON.array(doses.map(c.json)).serialized())
+        Output.write(JSON.array(try c.store.history().map(c.json)).serialized())
         return
       }
-      var csv = CSVWriter { FileHandle.standardOutput.write(Data($0)) }
-      let rows =
-        [["scheduled_at", "medication", "dose", "status", "at"]]
-        + doses.map { d in
-          [
-            ISO8601.string(from: d.scheduledAt, timeZone: c.app.timeZone), d.medication, d.dose ?? "",
-            d.status.rawValue, d.at.map { ISO8601.string(from: $0, timeZone: c.app.timeZone) } ?? "",
-          ]
-        }
-      for row in rows {
-        for field in row { csv.field(field) }
-        try csv.endRecord()
-      }
-      try csv.flush()
+      try c.store.exportCSV { FileHandle.standardOutput.write(Data($0)) }
     }
   }
 }
