@@ -96,6 +96,7 @@ let package = Package(
         "Sync", "SyncHTTP", "SyncServer", "Storage", "Auth", "Health", "vital", "vital-serve", "vital-sync", "TestServer",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]),
     .testTarget(name: "AuthTests", dependencies: ["Auth", "Storage"]),
     // Reads Sources/ and docs/architecture.md: which module may import which.

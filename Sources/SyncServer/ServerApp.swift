@@ -28,17 +28,19 @@ public func buildApplication(
   onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
   let api = SyncAPI(configuration: configuration, repository: repository)
-  let router = Router()
+  let router = Router(context: SyncRequestContext.self)
   router.get("/healthz") { _, _ in ["status": "ok"] }
   router.post("/v1/accounts") { request, context in try await api.register(request, context) }
-  router.delete("/v1/accounts/current") { request, context in try await api.deleteAccount(request, context) }
   router.post("/v1/sessions") { request, context in try await api.login(request, context) }
-  router.delete("/v1/sessions/current") { request, context in try await api.logout(request, context) }
-  router.post("/v1/sync") { request, context in try await api.sync(request, context) }
-  router.get("/v1/keys/current") { request, context in try await api.getKey(request, context) }
-  router.put("/v1/keys/current") { request, context in try await api.putKey(request, context) }
-  router.put("/v1/blobs/:sha256") { request, context in try await api.putBlob(request, context) }
-  router.get("/v1/blobs/:sha256") { request, context in try await api.getBlob(request, context) }
+  // Everything else needs a login: the middleware puts the user in the context.
+  router.group("/v1").add(middleware: Authenticate(repository: repository, now: configuration.now))
+    .delete("accounts/current") { request, context in try await api.deleteAccount(request, context) }
+    .delete("sessions/current") { request, context in try await api.logout(request, context) }
+    .post("sync") { request, context in try await api.sync(request, context) }
+    .get("keys/current") { request, context in try await api.getKey(request, context) }
+    .put("keys/current") { request, context in try await api.putKey(request, context) }
+    .put("blobs/:sha256") { request, context in try await api.putBlob(request, context) }
+    .get("blobs/:sha256") { request, context in try await api.getBlob(request, context) }
   var logger = Logger(label: "vital-serve")
   logger.logLevel = .warning
   return Application(
@@ -61,7 +63,7 @@ struct SyncAPI: Sendable {
   /// Scrypt takes 128 MiB and most of a second: at most two run at once.
   let hashing = Gate(limit: 2)
 
-  func register(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+  func register(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
     let credentials = try await decode(Credentials.self, request, context)
     let email: String
     do { email = try Email.normalize(credentials.email) } catch { throw HTTPError(.badRequest, message: "\(error)") }
@@ -75,7 +77,7 @@ struct SyncAPI: Sendable {
     }
   }
 
-  func login(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+  func login(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
     let credentials = try await decode(Credentials.self, request, context)
     let email = (try? Email.normalize(credentials.email)) ?? ""
     let stored = try await repository.passwordHash(email: email)
@@ -98,20 +100,19 @@ struct SyncAPI: Sendable {
     return try json(.created, ["token": token, "user_id": stored.userID])
   }
 
-  func deleteAccount(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-    let (user, _) = try await authenticate(request)
+  func deleteAccount(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
+    let user = try context.requireLogin().userID
     try await repository.deleteUser(userID: user)
     return Response(status: .noContent)
   }
 
-  func logout(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-    let (_, digest) = try await authenticate(request)
-    try await repository.deleteToken(tokenSHA256: digest)
+  func logout(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
+    try await repository.deleteToken(tokenSHA256: try context.requireLogin().tokenSHA256)
     return Response(status: .noContent)
   }
 
-  func sync(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-    let (user, _) = try await authenticate(request)
+  func sync(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
+    let user = try context.requireLogin().userID
     var request = request
     let data = Data(try await request.collectBody(upTo: configuration.bodyLimit).readableBytesView)
     // The fast reader takes every well-formed request; JSONDecoder reads the rest, to say what is wrong.
@@ -148,8 +149,8 @@ struct SyncAPI: Sendable {
     }
   }
 
-  func getKey(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-    let (user, _) = try await authenticate(request)
+  func getKey(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
+    let user = try context.requireLogin().userID
     guard let key = try await repository.syncKey(userID: user) else {
       throw HTTPError(.notFound, message: "end-to-end encryption is off for this account; no sync key is stored")
     }
@@ -160,8 +161,8 @@ struct SyncAPI: Sendable {
 
   /// The server stores the wrapped key as it came, after checking it is one small JSON object
   /// with a key id; it cannot open it.
-  func putKey(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-    let (user, _) = try await authenticate(request)
+  func putKey(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
+    let user = try context.requireLogin().userID
     struct Body: Decodable {
       struct Key: Decodable { let key_id: String }
       let key: Key
@@ -188,8 +189,8 @@ struct SyncAPI: Sendable {
     }
   }
 
-  func putBlob(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-    let (user, _) = try await authenticate(request)
+  func putBlob(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
+    let user = try context.requireLogin().userID
     let sha = try blobName(context)
     var request = request
     let buffer = try await request.collectBody(upTo: configuration.bodyLimit)
@@ -201,8 +202,8 @@ struct SyncAPI: Sendable {
     return Response(status: .created)
   }
 
-  func getBlob(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-    let (user, _) = try await authenticate(request)
+  func getBlob(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
+    let user = try context.requireLogin().userID
     let sha = try blobName(context)
     guard let data = try await repository.blob(userID: user, sha256: sha) else {
       throw HTTPError(.notFound, message: "no blob with that hash")
@@ -214,18 +215,7 @@ struct SyncAPI: Sendable {
 
   // MARK: Helpers
 
-  func authenticate(_ request: Request) async throws -> (user: String, digest: String) {
-    guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
-      throw HTTPError(.unauthorized, message: "log in first: send Authorization: Bearer <token>")
-    }
-    let digest = Crypto.sha256Hex(Data(header.dropFirst(7).utf8))
-    guard let user = try await repository.user(tokenSHA256: digest, now: configuration.now()) else {
-      throw HTTPError(.unauthorized, message: "the token is unknown or expired; log in again")
-    }
-    return (user, digest)
-  }
-
-  func blobName(_ context: BasicRequestContext) throws -> String {
+  func blobName(_ context: SyncRequestContext) throws -> String {
     let sha = try context.parameters.require("sha256")
     guard sha.count == 64, sha.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
       throw HTTPError(.badRequest, message: "a blob is named by its SHA-256 in 64 lowercase hex digits")
@@ -233,7 +223,7 @@ struct SyncAPI: Sendable {
     return sha
   }
 
-  func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: BasicRequestContext) async throws -> T {
+  func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: SyncRequestContext) async throws -> T {
     var request = request
     let buffer = try await request.collectBody(upTo: configuration.bodyLimit)
     return try decode(T.self, Data(buffer.readableBytesView))

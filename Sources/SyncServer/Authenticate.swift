@@ -1,0 +1,26 @@
+import Auth
+import Foundation
+import Hummingbird
+
+/// Checks `Authorization: Bearer TOKEN` against the stored token digests and puts the user in
+/// the request context; every route behind it answers 401 without a valid token.
+struct Authenticate: RouterMiddleware {
+  typealias Context = SyncRequestContext
+  let repository: any SyncRepository
+  let now: @Sendable () -> Date
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+      throw HTTPError(.unauthorized, message: "log in first: send Authorization: Bearer <token>")
+    }
+    let digest = Crypto.sha256Hex(Data(header.dropFirst(7).utf8))
+    guard let user = try await repository.user(tokenSHA256: digest, now: now()) else {
+      throw HTTPError(.unauthorized, message: "the token is unknown or expired; log in again")
+    }
+    var context = context
+    context.login = .init(userID: user, tokenSHA256: digest)
+    return try await next(request, context)
+  }
+}
