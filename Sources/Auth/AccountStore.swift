@@ -8,8 +8,6 @@ public final class AccountStore {
   let hasher: PasswordHasher
   let now: Date
 
-  public static let failuresBeforeLock = 10
-  public static let lockDuration: TimeInterval = 15 * 60
 
   /// Verified when the email is unknown, so that failure costs one KDF run like a wrong password.
   /// Its password is random bytes nobody kept.
@@ -98,10 +96,7 @@ public final class AccountStore {
 
   private func recordFailure(_ record: Record) throws {
     try db.transaction { db in
-      // A lock that has run out starts a fresh count.
-      let expired = record.lockedUntil.map { $0 <= now } ?? false
-      let failures = (expired ? 0 : record.failedLogins) + 1
-      let lock = failures >= Self.failuresBeforeLock ? now.addingTimeInterval(Self.lockDuration) : nil
+      let (failures, lock) = LoginLockout.afterFailure(count: record.failedLogins, now: now)
       try db.execute(
         "UPDATE account SET failed_logins = ?, locked_until = ? WHERE id = ?",
         failures, lock, record.account.id)

@@ -1,3 +1,4 @@
+import Auth
 import Foundation
 import Logging
 import PostgresNIO
@@ -124,6 +125,7 @@ public final class PostgresSyncRepository: SyncRepository {
         "UPDATE users SET failed_logins = 0, locked_until = NULL WHERE id = \(userID)", logger: logger)
       return
     }
+    // LoginLockout.afterFailure in one statement, so that failures on two servers both count.
     let attempts = LoginLockout.attempts
     let until = now.addingTimeInterval(LoginLockout.duration)
     try await client.query(

@@ -1,3 +1,4 @@
+import Auth
 import Foundation
 import Storage
 import Sync
@@ -93,15 +94,9 @@ public actor SQLiteSyncRepository: SyncRepository {
       return
     }
     try db.transaction { db in
-      let failed = (try db.scalar(Int.self, "SELECT failed_logins FROM user WHERE id = ?", userID) ?? 0) + 1
-      if failed >= LoginLockout.attempts {
-        try db.execute(
-          "UPDATE user SET failed_logins = 0, locked_until = ? WHERE id = ?",
-          now.addingTimeInterval(LoginLockout.duration),
-          userID)
-      } else {
-        try db.execute("UPDATE user SET failed_logins = ? WHERE id = ?", failed, userID)
-      }
+      let count = try db.scalar(Int.self, "SELECT failed_logins FROM user WHERE id = ?", userID) ?? 0
+      let (failures, lock) = LoginLockout.afterFailure(count: count, now: now)
+      try db.execute("UPDATE user SET failed_logins = ?, locked_until = ? WHERE id = ?", failures, lock, userID)
     }
   }
 

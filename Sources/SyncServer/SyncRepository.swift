@@ -80,10 +80,3 @@ enum ServerMerge {
     return changed ? merged : nil
   }
 }
-
-/// The server's rule, the same as for local accounts: 10 failed logins in a row lock the
-/// account for 15 minutes.
-public enum LoginLockout {
-  public static let attempts = 10
-  public static let duration: TimeInterval = 15 * 60
-}

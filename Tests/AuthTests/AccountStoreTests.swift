@@ -45,6 +45,20 @@ import Testing
     #expect(back.email == "ann@example.org")
   }
 
+  @Test func theLockoutRuleCountsTenThenStartsAgain() {
+    let now = Date(timeIntervalSince1970: 0)
+    var count = 0
+    for attempt in 1...9 {
+      let (next, lock) = LoginLockout.afterFailure(count: count, now: now)
+      #expect(next == attempt && lock == nil)
+      count = next
+    }
+    let (afterTenth, lock) = LoginLockout.afterFailure(count: count, now: now)
+    #expect(afterTenth == 0 && lock == now.addingTimeInterval(15 * 60))
+    // Once that lock runs out, one more failure is the first of a new ten.
+    #expect(LoginLockout.afterFailure(count: afterTenth, now: now) == (1, nil))
+  }
+
   @Test func nineFailuresThenSuccessResetTheCount() async throws {
     _ = try await store().register(email: "ann@example.org", name: nil, password: "a good long passphrase")
     for _ in 0..<9 {
