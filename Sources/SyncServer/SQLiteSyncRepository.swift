@@ -3,10 +3,16 @@ import Foundation
 import Storage
 import Sync
 
-/// The server's SQLite backend: one file, one connection, requests taken one at a time.
+/// The server's SQLite backend: one file, one connection, requests taken one at a time on a
+/// thread of its own, since every call blocks in SQLite.
 public actor SQLiteSyncRepository: SyncRepository {
   let db: Database
   let epoch: String
+  private let executor = DedicatedThreadExecutor(name: "vital-serve SQLite")
+
+  public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+  deinit { executor.shutdown() }
 
   static let migrator = Migrator([
     Migration(
