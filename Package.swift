@@ -93,7 +93,8 @@ let package = Package(
     .testTarget(
       name: "SyncTests",
       dependencies: [
-        "Sync", "SyncHTTP", "SyncServer", "Storage", "Auth", "Health", "vital", "vital-serve", "vital-sync", "TestServer",
+        "Sync", "SyncHTTP", "SyncServer", "Storage", "Auth", "Health", "vital", "vital-serve", "vital-sync",
+        "TestServer",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),

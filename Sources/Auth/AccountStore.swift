@@ -8,7 +8,6 @@ public final class AccountStore {
   let hasher: PasswordHasher
   let now: Date
 
-
   /// Verified when the email is unknown, so that failure costs one KDF run like a wrong password.
   /// Its password is random bytes nobody kept.
   public static let decoyHash =

@@ -27,7 +27,10 @@ import Testing
 
   /// Module names imported by a Swift file, whatever the attributes or access level before `import`.
   static func imports(_ source: String) -> Set<String> {
-    let pattern = #/^\s*(?:@\w+\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)/#
+    let pattern = #/
+      ^\s* (?:@\w+\s+)* (?:(?:public|package|internal|fileprivate|private)\s+)?
+      import\s+ (?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)? (\w+)
+      /#
     var modules: Set<String> = []
     for line in source.split(separator: "\n", omittingEmptySubsequences: true) {
       if let match = line.firstMatch(of: pattern) { modules.insert(String(match.1)) }

@@ -142,7 +142,9 @@ extension EligibilityTests {
     #expect(s.daysLeft == 1)
     #expect(!s.overdue)
     #expect(s.kind == .plasma)
-    #expect(s.nextEligible == verdict([done("2026-10-01")], profile(.female), kind: .plasma, now: "2026-11-25T22:30").nextEligible)
+    #expect(
+      s.nextEligible
+        == verdict([done("2026-10-01")], profile(.female), kind: .plasma, now: "2026-11-25T22:30").nextEligible)
     #expect(!s.advice.isEmpty)
   }
 
