@@ -71,7 +71,7 @@ struct SyncAPI: Sendable {
     let hash = try await hashing.run { try await configuration.hasher.hash(credentials.password) }
     do {
       let id = try await repository.createUser(email: email, passwordHash: hash, now: configuration.now())
-      return try json(.created, ["id": id, "email": email])
+      return Answer.json(.created, ["id": .string(id), "email": .string(email)])
     } catch SyncRepositoryError.emailTaken {
       throw HTTPError(.conflict, message: "an account with that email exists on this server; log in instead")
     }
@@ -97,7 +97,7 @@ struct SyncAPI: Sendable {
     let token = try Crypto.randomBytes(32).map { String(format: "%02x", $0) }.joined()
     try await repository.createToken(
       userID: stored.userID, tokenSHA256: Crypto.sha256Hex(Data(token.utf8)), now: configuration.now())
-    return try json(.created, ["token": token, "user_id": stored.userID])
+    return Answer.json(.created, ["token": .string(token), "user_id": .string(stored.userID)])
   }
 
   func deleteAccount(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
@@ -134,11 +134,12 @@ struct SyncAPI: Sendable {
     do {
       let page = try await repository.sync(
         userID: user, since: body.since, changes: changes, pageSize: configuration.pageSize)
-      let text =
-        "{\"accepted\":\(page.accepted),\"changes\":[\(page.changesJSON.joined(separator: ","))],"
-        + "\"cursor\":\"\(page.cursor)\",\"encrypted\":\(page.encrypted),\"has_more\":\(page.hasMore)}"
-      return Response(
-        status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+      return Answer.json(
+        .ok,
+        [
+          "accepted": .int(page.accepted), "changes": .storedArray(page.changesJSON), "cursor": .string(page.cursor),
+          "encrypted": .bool(page.encrypted), "has_more": .bool(page.hasMore),
+        ])
     } catch SyncRepositoryError.resyncRequired {
       throw HTTPError(.conflict, message: "resync required: this cursor cannot be served; sync again from the start")
     } catch SyncRepositoryError.cleartextRefused {
@@ -154,9 +155,7 @@ struct SyncAPI: Sendable {
     guard let key = try await repository.syncKey(userID: user) else {
       throw HTTPError(.notFound, message: "end-to-end encryption is off for this account; no sync key is stored")
     }
-    let text = "{\"key\":\(key)}"
-    return Response(
-      status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    return Answer.json(.ok, ["key": .stored(key)])
   }
 
   /// The server stores the wrapped key as it came, after checking it is one small JSON object
@@ -181,8 +180,8 @@ struct SyncAPI: Sendable {
     switch try await repository.setSyncKey(
       userID: user, json: String(decoding: keyJSON, as: UTF8.self), keyID: body.key.key_id)
     {
-    case .turnedOn: return try json(.created, ["key_id": body.key.key_id, "encryption": "on"])
-    case .replaced: return try json(.ok, ["key_id": body.key.key_id, "encryption": "on"])
+    case .turnedOn: return Answer.json(.created, ["key_id": .string(body.key.key_id), "encryption": .string("on")])
+    case .replaced: return Answer.json(.ok, ["key_id": .string(body.key.key_id), "encryption": .string("on")])
     case .otherKey:
       throw HTTPError(
         .conflict, message: "this account already has another sync key; enter its passphrase on this device")
@@ -247,12 +246,6 @@ struct SyncAPI: Sendable {
     default:
       return "invalid JSON"
     }
-  }
-
-  func json(_ status: HTTPResponse.Status, _ object: [String: String]) throws -> Response {
-    let data = try JSONEncoder().encode(object)
-    return Response(
-      status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
   }
 }
 
