@@ -95,7 +95,8 @@ public final class AccountStore {
 
   private func recordFailure(_ record: Record) throws {
     try db.transaction { db in
-      let (failures, lock) = LoginLockout.afterFailure(count: record.failedLogins, now: now)
+      let (failures, lock) = LoginLockout.afterFailure(
+        count: record.failedLogins, lockedUntil: record.lockedUntil, now: now)
       try db.execute(
         "UPDATE account SET failed_logins = ?, locked_until = ? WHERE id = ?",
         failures, lock, record.account.id)

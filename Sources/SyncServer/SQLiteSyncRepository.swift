@@ -100,8 +100,11 @@ public actor SQLiteSyncRepository: SyncRepository {
       return
     }
     try db.transaction { db in
-      let count = try db.scalar(Int.self, "SELECT failed_logins FROM user WHERE id = ?", userID) ?? 0
-      let (failures, lock) = LoginLockout.afterFailure(count: count, now: now)
+      let (count, lockedUntil) =
+        try db.queryFirst("SELECT failed_logins, locked_until FROM user WHERE id = ?", userID) {
+          (try $0.get(0, as: Int.self), try $0.get(1, as: Date?.self))
+        } ?? (0, nil)
+      let (failures, lock) = LoginLockout.afterFailure(count: count, lockedUntil: lockedUntil, now: now)
       try db.execute("UPDATE user SET failed_logins = ?, locked_until = ? WHERE id = ?", failures, lock, userID)
     }
   }

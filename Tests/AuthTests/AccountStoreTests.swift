@@ -49,14 +49,17 @@ import Testing
     let now = Date(timeIntervalSince1970: 0)
     var count = 0
     for attempt in 1...9 {
-      let (next, lock) = LoginLockout.afterFailure(count: count, now: now)
+      let (next, lock) = LoginLockout.afterFailure(count: count, lockedUntil: nil, now: now)
       #expect(next == attempt && lock == nil)
       count = next
     }
-    let (afterTenth, lock) = LoginLockout.afterFailure(count: count, now: now)
+    let (afterTenth, lock) = LoginLockout.afterFailure(count: count, lockedUntil: nil, now: now)
     #expect(afterTenth == 0 && lock == now.addingTimeInterval(15 * 60))
     // Once that lock runs out, one more failure is the first of a new ten.
-    #expect(LoginLockout.afterFailure(count: afterTenth, now: now) == (1, nil))
+    let later = now.addingTimeInterval(16 * 60)
+    #expect(LoginLockout.afterFailure(count: afterTenth, lockedUntil: lock, now: later) == (1, nil))
+    // A row written by the old rule kept its count of 10 with the lock: it starts again too.
+    #expect(LoginLockout.afterFailure(count: 10, lockedUntil: lock, now: later) == (1, nil))
   }
 
   @Test func nineFailuresThenSuccessResetTheCount() async throws {
