@@ -35,34 +35,49 @@ let package = Package(
       pkgConfig: "libxml-2.0",
       providers: [.apt(["libxml2-dev"])]
     ),
+    // SQLite and nothing of Vital.
     .target(name: "Storage", dependencies: ["CSQLite"]),
+    // Everything cryptographic, over OpenSSL: hashes, HMAC, scrypt, AES-GCM, AES-SIV, random bytes.
+    .target(name: "Cryptography", dependencies: ["COpenSSL"]),
+    // The types every layer shares: Account, LocalDate.
+    .target(name: "Core", dependencies: ["Storage"]),
+    // Clocks, the outbox, field merge and datasets, over any table a feature describes.
+    .target(name: "Replication", dependencies: ["Storage"]),
     // The password blocklist is data, compiled into the binary so an installed vital needs no
     // resource folder beside it.
     .target(
-      name: "Auth", dependencies: ["Storage", "COpenSSL"],
+      name: "Auth", dependencies: ["Storage", "Cryptography", "Core"],
       exclude: ["Blocklist/LICENSE-zxcvbn.txt"],
       resources: [.embedInCode("Blocklist/common-passwords.txt")]),
     .target(
       name: "Health",
-      dependencies: ["Storage", "Auth", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+      dependencies: [
+        "Storage", "Cryptography", "Core", "Replication", "CLibXML2",
+        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+      ]),
     // What sync shares without networking: settings, the wire format, sealing.
-    .target(name: "Sync", dependencies: ["Storage", "Auth"]),
+    .target(name: "Sync", dependencies: ["Storage", "Cryptography", "Core", "Replication"]),
     // The HTTP client (FoundationNetworking, libcurl), for vital-sync alone.
-    .target(name: "SyncHTTP", dependencies: ["Storage", "Auth", "Sync"]),
+    .target(name: "SyncHTTP", dependencies: ["Storage", "Cryptography", "Core", "Replication", "Sync"]),
+    // The server relays datasets without knowing them: it links neither Health nor the schema.
     .target(
       name: "SyncServer",
       dependencies: [
-        "Storage", "Auth", "Sync", .product(name: "Hummingbird", package: "hummingbird"),
+        "Storage", "Cryptography", "Auth", "Replication", "Sync", .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio"),
       ]),
+    // The app's database: every feature's tables in migration order, and the synced datasets.
+    .target(name: "Schema", dependencies: ["Storage", "Replication", "Auth", "Health", "Sync"]),
     // What every command line shares: the data folder, the session, output, errors.
     .target(
       name: "CLICore",
-      dependencies: ["Storage", "Auth", "Health", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+      dependencies: [
+        "Storage", "Core", "Auth", "Schema", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
     .executableTarget(
       name: "vital",
       dependencies: [
-        "Storage", "Auth", "Health", "Sync", "CLICore",
+        "Storage", "Cryptography", "Core", "Replication", "Auth", "Health", "Sync", "Schema", "CLICore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/CLI"
@@ -72,7 +87,7 @@ let package = Package(
     .executableTarget(
       name: "vital-sync",
       dependencies: [
-        "Storage", "Auth", "Health", "Sync", "SyncHTTP", "CLICore",
+        "Storage", "Cryptography", "Core", "Replication", "Auth", "Health", "Sync", "SyncHTTP", "Schema", "CLICore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/SyncCLI"
@@ -84,25 +99,32 @@ let package = Package(
       dependencies: ["Storage", "SyncServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       path: "Sources/Serve"),
     // Benchmarks live in their own executable so the shipped binary carries no bench code.
-    .executableTarget(name: "vital-bench", dependencies: ["Storage", "Auth", "Sync"], path: "Sources/Bench"),
+    .executableTarget(
+      name: "vital-bench", dependencies: ["Storage", "Cryptography", "Core", "Replication", "Auth", "Sync", "Schema"],
+      path: "Sources/Bench"),
     // A helper the crash-safety test kills with SIGKILL in the middle of a write.
     .executableTarget(name: "storage-writer", dependencies: ["Storage"], path: "Tests/StorageWriter"),
-    .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-writer"]),
+    .testTarget(name: "StorageTests", dependencies: ["Storage", "Replication", "Schema", "storage-writer"]),
     .target(name: "TestImages", path: "Tests/TestImages"),
     .target(name: "TestServer", path: "Tests/TestServer"),
     .testTarget(
       name: "SyncTests",
       dependencies: [
-        "Sync", "SyncHTTP", "SyncServer", "Storage", "Auth", "Health", "vital", "vital-serve", "vital-sync",
+        "Sync", "SyncHTTP", "SyncServer", "Storage", "Cryptography", "Core", "Replication", "Auth", "Health", "Schema",
+        "vital",
+        "vital-serve", "vital-sync",
         "TestServer",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]),
-    .testTarget(name: "AuthTests", dependencies: ["Auth", "Storage"]),
+    .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
+    .testTarget(name: "AuthTests", dependencies: ["Auth", "Cryptography", "Core", "Storage", "Schema"]),
     // Reads Sources/ and docs/architecture.md: which module may import which.
     .testTarget(name: "ArchitectureTests"),
-    .testTarget(name: "HealthTests", dependencies: ["Health", "Auth", "Storage", "TestImages"]),
+    .testTarget(
+      name: "HealthTests",
+      dependencies: ["Health", "Core", "Cryptography", "Replication", "Auth", "Storage", "Schema", "TestImages"]),
     .testTarget(
       name: "CLITests",
       dependencies: ["vital", "vital-serve", "vital-sync", "Storage", "Auth", "TestImages", "TestServer"]),

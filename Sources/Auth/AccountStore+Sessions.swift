@@ -1,3 +1,5 @@
+import Core
+import Cryptography
 import Foundation
 import Storage
 
@@ -23,7 +25,10 @@ extension AccountStore {
       WHERE s.token_sha256 = ?
       """, digest
     ) { row in
-      (Account(id: try row.get(0), email: try row.get(1), name: try row.get(2)), try row.get(3, as: Date.self))
+      (
+        Account(id: try row.get("id"), email: try row.get("email"), name: try row.get("name")),
+        try row.get("last_used_at", as: Date.self)
+      )
     }
     guard let (account, lastUsed) = found else { throw AuthError.notLoggedIn }
     if now.timeIntervalSince(lastUsed) > Self.sessionLifetime {

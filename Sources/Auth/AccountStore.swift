@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Storage
 
@@ -115,8 +116,9 @@ public final class AccountStore {
       "SELECT id, email, name, password_hash, failed_logins, locked_until FROM account WHERE email = ?", email
     ) { row in
       Record(
-        account: Account(id: try row.get(0), email: try row.get(1), name: try row.get(2)),
-        passwordHash: try row.get(3), failedLogins: try row.get(4), lockedUntil: try row.get(5))
+        account: Account(id: try row.get("id"), email: try row.get("email"), name: try row.get("name")),
+        passwordHash: try row.get("password_hash"), failedLogins: try row.get("failed_logins"),
+        lockedUntil: try row.get("locked_until"))
     }
   }
 }

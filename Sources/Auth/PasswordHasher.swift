@@ -1,3 +1,4 @@
+import Cryptography
 import Foundation
 
 /// Hashes and verifies passwords with scrypt through OpenSSL.

@@ -6,6 +6,8 @@
 //   vital-bench seal N            seals and opens N donation records (end-to-end encryption alone)
 import Auth
 import Foundation
+import Replication
+import Schema
 import Storage
 
 let arguments = CommandLine.arguments

@@ -1,4 +1,5 @@
 import CLICore
+import Core
 import Health
 
 /// A month laid out like `cal`, weeks starting on Monday, with each day's cycle marks.

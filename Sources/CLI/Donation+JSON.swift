@@ -1,4 +1,5 @@
 import CLICore
+import Core
 import Health
 
 extension App {

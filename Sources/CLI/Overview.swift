@@ -1,5 +1,5 @@
-import Auth
 import CLICore
+import Core
 import Foundation
 import Health
 

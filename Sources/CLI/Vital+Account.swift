@@ -1,5 +1,4 @@
 import ArgumentParser
-import Auth
 import CLICore
 import Foundation
 import Health

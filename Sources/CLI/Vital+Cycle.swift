@@ -1,6 +1,6 @@
 import ArgumentParser
-import Auth
 import CLICore
+import Core
 import Foundation
 import Health
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLICore
 import Foundation
+import Schema
 import Storage
 
 extension Vital {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLICore
+import Core
 import Foundation
 import Health
 

@@ -1,4 +1,4 @@
-import Auth
+import Core
 
 extension Account {
   public var json: JSON { .object([("id", .string(id)), ("email", .string(email)), ("name", .optional(name))]) }

@@ -1,4 +1,5 @@
 import Auth
+import Core
 import Foundation
 
 extension App {

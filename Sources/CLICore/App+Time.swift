@@ -1,5 +1,5 @@
+import Core
 import Foundation
-import Health
 import Storage
 
 extension App {

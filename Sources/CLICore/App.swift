@@ -1,4 +1,5 @@
 import Foundation
+import Schema
 import Storage
 
 /// What every command needs: the data folder, the open database, the clock and the output.

@@ -84,3 +84,11 @@ public struct Migrator: Sendable {
     try appliedMigrations(in: db).count
   }
 }
+
+extension Migration {
+  /// A migration that creates `tables` (with their indexes), then runs `sql`.
+  public init(_ name: String, creating tables: [Table], then sql: String = "") {
+    let script = (tables.flatMap(\.createStatements) + [sql]).joined(separator: "\n")
+    self.init(name, sql: script)
+  }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Replication
 import Storage
 
 /// The wire format of sync (docs/sync-protocol.md): records as field maps, each field with its
@@ -116,8 +117,9 @@ public struct SyncResponse: Codable, Sendable {
 
 /// Why a change set was refused; the server answers 400 with this text.
 public enum ChangeSetError: Error, Equatable, CustomStringConvertible {
+  case badDatasetName(String)
+  case badFieldName(dataset: String, field: String)
   case unknownDataset(String)
-  case unknownField(dataset: String, field: String)
   case badID
   case badClock(String)
   case clockAhead(String)
@@ -127,8 +129,11 @@ public enum ChangeSetError: Error, Equatable, CustomStringConvertible {
 
   public var description: String {
     switch self {
+    case .badDatasetName(let name):
+      return "'\(name.prefix(40))' is not a dataset name (lower-case letters, digits and _, at most 63)"
+    case .badFieldName(let dataset, let field):
+      return "dataset \(dataset.prefix(40)) has no field '\(field.prefix(40))'"
     case .unknownDataset(let name): return "unknown dataset '\(name.prefix(40))'"
-    case .unknownField(let dataset, let field): return "dataset \(dataset) has no field '\(field.prefix(40))'"
     case .badID: return "a record id must be 1 to \(Self.maxIDLength) characters"
     case .badClock(let text):
       return "'\(text.prefix(60))' is not a clock reading like 2026-11-22T10:00:00.000Z-0000-0123456789abcdef"
@@ -139,21 +144,51 @@ public enum ChangeSetError: Error, Equatable, CustomStringConvertible {
 }
 
 extension WireChange {
-  /// Checks dataset, fields, id and clocks; the field clocks parsed.
-  public func validated(now: Date, maxSkew: TimeInterval = 3600) throws -> (
-    Dataset, [String: (value: DatabaseValue, hlc: HLC)]
-  ) {
-    guard let dataset = Dataset.named(dataset) else { throw ChangeSetError.unknownDataset(self.dataset) }
+  /// Checks what any server can check without knowing the datasets: names, id and clocks; the
+  /// field clocks parsed. The server relays datasets it has never heard of (a newer client's), and
+  /// each device keeps only what it knows (`validated(now:in:)`).
+  public func validated(now: Date, maxSkew: TimeInterval = 3600) throws -> [String: (value: DatabaseValue, hlc: HLC)] {
+    guard Self.isName(dataset) else { throw ChangeSetError.badDatasetName(dataset) }
     guard !id.isEmpty, id.utf8.count <= ChangeSetError.maxIDLength else { throw ChangeSetError.badID }
     var parsed: [String: (value: DatabaseValue, hlc: HLC)] = [:]
     for (name, field) in fields {
-      guard name == FieldMerge.deleted || dataset.fields.contains(name) else {
-        throw ChangeSetError.unknownField(dataset: dataset.name, field: name)
+      // account_id is every synced table's local owner column: no device may be sent one.
+      guard name == FieldMerge.deleted || (Self.isName(name) && name != "account_id") else {
+        throw ChangeSetError.badFieldName(dataset: dataset, field: name)
       }
       guard let hlc = HLC(field.hlc) else { throw ChangeSetError.badClock(field.hlc) }
       guard hlc.date.timeIntervalSince(now) <= maxSkew else { throw ChangeSetError.clockAhead(field.hlc) }
       parsed[name] = (field.value.databaseValue, hlc)
     }
-    return (dataset, parsed)
+    return parsed
   }
+
+  /// The change as a device applies it: its dataset among `datasets`, and only the fields that
+  /// dataset has (a newer device's extra fields are left to the devices that know them).
+  public func validated(now: Date, in datasets: [Dataset]) throws -> (
+    Dataset, [String: (value: DatabaseValue, hlc: HLC)]
+  ) {
+    let parsed = try validated(now: now)
+    guard let dataset = datasets.named(dataset) else { throw ChangeSetError.unknownDataset(self.dataset) }
+    return (dataset, parsed.filter { $0.key == FieldMerge.deleted || dataset.fields.contains($0.key) })
+  }
+
+  /// A dataset or field name: lower-case ASCII letters, digits and `_`, starting with a letter.
+  static func isName(_ text: String) -> Bool {
+    let bytes = text.utf8
+    guard let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first), bytes.count <= 63 else {
+      return false
+    }
+    return bytes.allSatisfy {
+      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+        || $0 == UInt8(ascii: "_")
+    }
+  }
+}
+
+extension Dataset {
+  /// The protocol reserves the name `blob` for content-addressed bytes: their fields travel as
+  /// changes, their bytes through `/v1/blobs`.
+  public static let blobName = "blob"
+  public var isBlob: Bool { name == Self.blobName }
 }

@@ -17,7 +17,9 @@ public struct RemoteSettings: Sendable {
 
   public static func load(_ db: Database, accountID: String) throws -> RemoteSettings? {
     try db.queryFirst("SELECT url, token, cursor, last_sync FROM sync_remote WHERE account_id = ?", accountID) {
-      RemoteSettings(url: try $0.get(0), token: try $0.get(1), cursor: try $0.get(2), lastSync: try $0.get(3))
+      RemoteSettings(
+        url: try $0.get("url"), token: try $0.get("token"), cursor: try $0.get("cursor"),
+        lastSync: try $0.get("last_sync"))
     }
   }
 

@@ -1,5 +1,5 @@
-import Auth
 import CLICore
+import Core
 import Health
 
 enum ProfileCache {

@@ -1,7 +1,9 @@
 import ArgumentParser
-import Auth
 import CLICore
+import Core
 import Foundation
+import Replication
+import Schema
 import Storage
 import Sync
 import SyncHTTP
@@ -154,7 +156,7 @@ enum RemoteContext {
     guard let remote = try RemoteSettings.load(app.db, accountID: account.id), let url = URL(string: remote.url) else {
       throw CLIError.needsInput("no server set; run 'vital remote set URL' first")
     }
-    let client = SyncClient(db: app.db, accountID: account.id, now: app.now, url: url)
+    let client = SyncClient(db: app.db, accountID: account.id, now: app.now, url: url, datasets: VitalSchema.datasets)
     client.syncKey = try SyncKey.load(app.db, accountID: account.id)
     return (app, account, client, remote)
   }
@@ -196,34 +198,27 @@ enum RemoteContext {
   }
 
   /// A sync that asks for the passphrase when it meets encrypted data without the key, and
-  /// sends the key again when the server lost it.
+  /// sends the key again when the server lost it (`SyncClient.syncRecovering`); progress on a
+  /// terminal.
   static func sync(
     _ app: App, _ account: Account, _ client: SyncClient, _ remote: RemoteSettings, token: String,
     passphrase: PassphraseOptions
   ) async throws -> SyncClient.Summary {
     var remote = remote
     let tty = isatty(STDERR_FILENO) == 1
-    var retried = false
-    while true {
-      do {
-        let summary = try await client.sync(token: token, cursor: remote.cursor) { cursor in
-          remote.cursor = cursor
-          remote.lastSync = app.now
-          try remote.save(app.db, accountID: account.id)
-        } progress: { s in
-          if tty { FileHandle.standardError.write(Data("\rsync: \(s.pushed) pushed, \(s.pulled) pulled".utf8)) }
-        }
-        if tty { FileHandle.standardError.write(Data("\n".utf8)) }
-        // Blobs no profile points at any more are a cache; pulled avatar changes may leave some.
-        try ProfileCache.clean(app, account)
-        return summary
-      } catch SyncError.encrypted where !retried && client.syncKey == nil {
-        guard passphrase.passphraseStdin || PasswordPrompt.canAsk else { throw EncryptionError.passphraseNeeded }
-        _ = try await client.unlock(passphrase: try passphrase.read(), token: token)
-      } catch SyncError.keyMissing where !retried {
-        try client.resendEverything()
-      }
-      retried = true
+    let summary = try await client.syncRecovering(token: token, cursor: remote.cursor) { cursor in
+      remote.cursor = cursor
+      remote.lastSync = app.now
+      try remote.save(app.db, accountID: account.id)
+    } passphrase: {
+      guard passphrase.passphraseStdin || PasswordPrompt.canAsk else { throw EncryptionError.passphraseNeeded }
+      return try passphrase.read()
+    } progress: { s in
+      if tty { FileHandle.standardError.write(Data("\rsync: \(s.pushed) pushed, \(s.pulled) pulled".utf8)) }
     }
+    if tty { FileHandle.standardError.write(Data("\n".utf8)) }
+    // Blobs no profile points at any more are a cache; pulled avatar changes may leave some.
+    try ProfileCache.clean(app, account)
+    return summary
   }
 }

@@ -1,5 +1,6 @@
-import Auth
+import Cryptography
 import Foundation
+import Replication
 import Storage
 import Sync
 
@@ -19,8 +20,12 @@ public final class SyncClient {
   /// The account's sync key when end-to-end encryption is on: records are sealed before they
   /// leave and opened before they are applied.
   public var syncKey: SyncKey?
+  /// The datasets this device keeps: what it sends, and what it applies of what it pulls.
+  let datasets: [Dataset]
 
-  public init(db: Database, accountID: String, now: Date, url: URL) {
+  public init(db: Database, accountID: String, now: Date, url: URL, datasets: [Dataset]) {
+    precondition(datasets.contains { $0.isBlob }, "the datasets must include the blob dataset")
+    self.datasets = datasets
     self.db = db
     self.accountID = accountID
     self.now = now
@@ -31,6 +36,7 @@ public final class SyncClient {
   }
 
   var replica: Replica { Replica(db: db, accountID: accountID, now: now) }
+  var blobDataset: Dataset { datasets.first { $0.isBlob }! }
 
   // MARK: Accounts on the server
 
@@ -85,7 +91,7 @@ public final class SyncClient {
     let key = syncKey?.key
     let sealer = try key.map { try Sealer(key: $0) }
     while true {
-      let pending = Self.wholeRecords(try replica.pending(limit: batchSize), full: batchSize)
+      let pending = Self.wholeRecords(try replica.pending(limit: batchSize, in: datasets), full: batchSize)
       let changes = try await outgoing(Self.group(pending), sealer: sealer, token: token)
       let received: Received
       do {
@@ -122,9 +128,9 @@ public final class SyncClient {
         let replica = self.replica
         var newest: HLC?
         for change in incoming {
-          guard let (dataset, fields) = try? change.validated(now: .distantFuture) else { continue }
+          guard let (dataset, fields) = try? change.validated(now: .distantFuture, in: datasets) else { continue }
           for field in fields.values where newest.map({ field.hlc > $0 }) ?? true { newest = field.hlc }
-          if dataset == .blob {
+          if dataset.isBlob {
             guard let data = blobs[change.id] else { continue }
             try replica.apply(dataset, id: change.id, fields, untracked: ["data": .blob(data)], observeClock: false)
           } else {
@@ -208,7 +214,7 @@ public final class SyncClient {
     var wire: [WireChange] = []
     wire.reserveCapacity(changes.count)
     for change in changes {
-      guard change.dataset == Dataset.blob.name else {
+      guard change.dataset == Dataset.blobName else {
         wire.append(try sealer?.seal(change) ?? change)
         continue
       }
@@ -248,7 +254,7 @@ public final class SyncClient {
     opened.reserveCapacity(changes.count)
     var blobs: [String: Data] = [:]
     for change in changes {
-      guard change.dataset == Dataset.blob.name else {
+      guard change.dataset == Dataset.blobName else {
         opened.append(try sealer.open(change))
         continue
       }
@@ -267,8 +273,8 @@ public final class SyncClient {
 
   private func downloadBlobs(for changes: [WireChange], token: String) async throws -> [String: Data] {
     var blobs: [String: Data] = [:]
-    for change in changes where change.dataset == Dataset.blob.name {
-      if try replica.exists(.blob, id: change.id) {
+    for change in changes where change.dataset == Dataset.blobName {
+      if try replica.exists(blobDataset, id: change.id) {
         if let data = try db.scalar(
           Data.self, "SELECT data FROM blob WHERE account_id = ? AND sha256 = ?", accountID, change.id)
         {

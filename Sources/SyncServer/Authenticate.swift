@@ -1,4 +1,4 @@
-import Auth
+import Cryptography
 import Foundation
 import Hummingbird
 

@@ -198,7 +198,7 @@ public final class PostgresSyncRepository: SyncRepository {
       // The records the changes touch, in one query; then the merged ones written in one.
       var current: [String: [String: WireField]] = [:]
       if !changes.isEmpty {
-        let datasets = changes.map(\.dataset.name)
+        let datasets = changes.map(\.dataset)
         let ids = changes.map(\.id)
         for try await (dataset, id, text) in try await c.query(
           """
@@ -215,7 +215,7 @@ public final class PostgresSyncRepository: SyncRepository {
       var slot: [String: Int] = [:]
       var accepted = 0
       for change in changes {
-        let key = change.dataset.name + "\u{0}" + change.id
+        let key = change.dataset + "\u{0}" + change.id
         guard let merged = ServerMerge.merge(current[key] ?? [:], change.fields) else { continue }
         current[key] = merged
         seq += 1
@@ -224,7 +224,7 @@ public final class PostgresSyncRepository: SyncRepository {
           written.seqs[at] = seq
         } else {
           slot[key] = written.ids.count
-          written.datasets.append(change.dataset.name)
+          written.datasets.append(change.dataset)
           written.ids.append(change.id)
           written.fields.append(WireJSON.encode(merged))
           written.seqs.append(seq)

@@ -157,7 +157,7 @@ public actor SQLiteSyncRepository: SyncRepository {
         let current =
           try db.scalar(
             String.self, "SELECT fields FROM record WHERE user_id = ? AND dataset = ? AND row_id = ?", userID,
-            change.dataset.name, change.id
+            change.dataset, change.id
           ).map { try WireJSON.fields($0) } ?? [:]
         guard let merged = ServerMerge.merge(current, change.fields) else { continue }
         let seq = try db.scalar(Int64.self, "UPDATE sequence SET value = value + 1 WHERE id = 1 RETURNING value") ?? 0
@@ -166,7 +166,7 @@ public actor SQLiteSyncRepository: SyncRepository {
           """
           INSERT INTO record (user_id, dataset, row_id, fields, seq) VALUES (?, ?, ?, ?, ?)
           ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = excluded.fields, seq = excluded.seq
-          """, userID, change.dataset.name, change.id, json, seq)
+          """, userID, change.dataset, change.id, json, seq)
         accepted += 1
       }
       var last = start

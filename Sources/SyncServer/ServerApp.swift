@@ -1,4 +1,5 @@
 import Auth
+import Cryptography
 import Foundation
 import Hummingbird
 import Logging
@@ -124,9 +125,9 @@ struct SyncAPI: Sendable {
     var changes: [ValidatedChange] = []
     for change in body.changes {
       do {
-        let (dataset, _) = try change.validated(now: now)
+        _ = try change.validated(now: now)
         changes.append(
-          ValidatedChange(dataset: dataset, id: change.id, fields: change.fields, sealed: change.isSealed))
+          ValidatedChange(dataset: change.dataset, id: change.id, fields: change.fields, sealed: change.isSealed))
       } catch let error as ChangeSetError {
         throw HTTPError(.badRequest, message: error.description)
       }

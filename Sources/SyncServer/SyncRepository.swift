@@ -1,4 +1,5 @@
 import Foundation
+import Replication
 import Storage
 import Sync
 
@@ -39,7 +40,8 @@ public enum SyncKeyUpdate: Sendable, Equatable {
 }
 
 public struct ValidatedChange: Sendable {
-  public let dataset: Dataset
+  /// Any well-formed dataset name: the server relays datasets it does not know.
+  public let dataset: String
   public let id: String
   /// Each field's value as it travels, and its clock reading in canonical text (which sorts like
   /// the clock, so the merge compares text).

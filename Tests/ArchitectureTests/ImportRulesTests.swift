@@ -27,7 +27,8 @@ import Testing
 
   /// Module names imported by a Swift file, whatever the attributes or access level before `import`.
   static func imports(_ source: String) -> Set<String> {
-    let pattern = #/
+    let pattern =
+      #/
       ^\s* (?:@\w+\s+)* (?:(?:public|package|internal|fileprivate|private)\s+)?
       import\s+ (?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)? (\w+)
       /#
@@ -41,7 +42,10 @@ import Testing
   @Test func everyModuleImportsOnlyWhatThePageAllows() throws {
     let rules = try Self.rules()
     let sources = Self.root.appendingPathComponent("Sources")
-    let folders = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { !$0.hasPrefix("C") }
+    // A system library's folder holds a module map, not Swift.
+    let folders = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter {
+      !FileManager.default.fileExists(atPath: sources.appendingPathComponent("\($0)/module.modulemap").path)
+    }
     #expect(rules.count >= 10, "the table in docs/architecture.md was not read")
     for folder in folders.sorted() {
       let allowed = try #require(rules[folder], "Sources/\(folder) is missing from docs/architecture.md").union(

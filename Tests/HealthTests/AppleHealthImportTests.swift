@@ -9,7 +9,7 @@ import Testing
   let folder: String
 
   init() throws {
-    t = try TestAccount(zone: "America/Los_Angeles")
+    t = try TestAccount(zone: "America/Los_Angeles", onDisk: true)
     var template = Array((NSTemporaryDirectory() + "/vital-health-XXXXXX").utf8CString)
     folder = String(cString: mkdtemp(&template)!)
   }

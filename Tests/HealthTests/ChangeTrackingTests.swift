@@ -1,5 +1,8 @@
 import Auth
+import Core
 import Foundation
+import Replication
+import Schema
 import Storage
 import TestImages
 import Testing
@@ -37,7 +40,7 @@ import Testing
 
   /// Every row of every synced table has field clocks: no row was written around the Replica.
   func expectEveryRowTracked(sourceLocation: SourceLocation = #_sourceLocation) throws {
-    for dataset in Dataset.all {
+    for dataset in VitalSchema.datasets {
       let rows = try db.scalar(Int.self, "SELECT count(*) FROM \(dataset.table)") ?? 0
       let tracked =
         try db.scalar(

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Storage
 import Testing
@@ -9,7 +10,7 @@ import Testing
   let store: PeriodStore
 
   init() throws {
-    t = try TestAccount()
+    t = try TestAccount(onDisk: true)
     store = PeriodStore(db: t.db, account: t.account, now: t.local("2026-06-15 12:00"), calendar: t.calendar)
   }
 

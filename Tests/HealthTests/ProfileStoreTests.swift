@@ -1,5 +1,7 @@
 import Auth
+import Core
 import Foundation
+import Schema
 import Storage
 import TestImages
 import Testing

@@ -1,4 +1,6 @@
 import Foundation
+import Replication
+import Schema
 import Storage
 import Testing
 
@@ -35,7 +37,7 @@ final class Device: @unchecked Sendable {
   var replica: Replica { Replica(db: db, accountID: accountID, now: Date()) }
   /// A client as `vital sync` makes one: with the sync key this device holds, if any.
   var client: SyncClient {
-    let client = SyncClient(db: db, accountID: accountID, now: Date(), url: url)
+    let client = SyncClient(db: db, accountID: accountID, now: Date(), url: url, datasets: VitalSchema.datasets)
     client.syncKey = try? SyncKey.load(db, accountID: accountID)
     return client
   }
@@ -69,7 +71,7 @@ final class Device: @unchecked Sendable {
   /// The user's data as text: every synced table's rows without local columns.
   func snapshot() throws -> [String] {
     var lines: [String] = []
-    for dataset in Dataset.all where dataset != .blob {
+    for dataset in VitalSchema.datasets where dataset != .blob {
       let columns = (["\(dataset.key)"] + dataset.fields).map { "\"\($0)\"" }
       lines += try db.query(
         "SELECT \(columns.joined(separator: ", ")) FROM \(dataset.name) WHERE account_id = ? ORDER BY 1", accountID

@@ -1,4 +1,5 @@
 import Auth
+import Cryptography
 import Foundation
 import Storage
 import TestServer
@@ -63,7 +64,7 @@ import Testing
     #expect(stored.range(of: Self.avatar.prefix(14)) == nil, "avatar bytes are on the server")
     let records = try storage.records()
     #expect(records.count == 4)
-    #expect(records.allSatisfy { $0.dataset == "blob" || $0.id.hasPrefix("e1.") })
+    #expect(records.allSatisfy { $0.dataset == "blob" || $0.id.hasPrefix("e2.") })
 
     // What the server answers: the whole history and every blob.
     let raw = RawHTTP(url: server.url)

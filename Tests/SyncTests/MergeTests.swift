@@ -1,4 +1,5 @@
 import Foundation
+import Replication
 import Storage
 import Testing
 

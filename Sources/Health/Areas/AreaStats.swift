@@ -1,4 +1,6 @@
+import Core
 import Foundation
+import Storage
 
 /// Incidence figures from the RKI district table (CSV: UTF-8 with a BOM, quoted fields,
 /// `last_update` like `15.10.2020, 00:00 Uhr`, `OBJECTID` or the older `FID`) or from GeoJSON

@@ -1,4 +1,5 @@
 import Foundation
+import Replication
 import Storage
 
 extension AreaStore {
@@ -15,8 +16,13 @@ extension AreaStore {
   }
 
   public func watches() throws -> [Watch] {
-    try db.query("SELECT id, label, lat, lon FROM area_watch WHERE account_id = ? ORDER BY label, id", account.id) {
-      Watch(id: try $0.get(0), label: try $0.get(1), point: GeoPoint(lon: try $0.get(3), lat: try $0.get(2)))
+    try db.query(
+      "SELECT \(Self.watches.list(["id", "label", "lat", "lon"])) FROM area_watch WHERE account_id = ? ORDER BY label, id",
+      account.id
+    ) {
+      Watch(
+        id: try $0.get("id"), label: try $0.get("label"),
+        point: GeoPoint(lon: try $0.get("lon"), lat: try $0.get("lat")))
     }
   }
 
@@ -107,6 +113,10 @@ extension AreaStore {
       SELECT id, label, from_phase, to_phase, at FROM area_notice
       WHERE account_id = ? AND at >= ? AND at <= ? ORDER BY at, id
       """, account.id, from, to
-    ) { Notice(id: try $0.get(0), label: try $0.get(1), from: try $0.get(2), to: try $0.get(3), at: try $0.get(4)) }
+    ) {
+      Notice(
+        id: try $0.get("id"), label: try $0.get("label"), from: try $0.get("from_phase"), to: try $0.get("to_phase"),
+        at: try $0.get("at"))
+    }
   }
 }

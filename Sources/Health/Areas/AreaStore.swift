@@ -1,4 +1,4 @@
-import Auth
+import Core
 import Foundation
 import Storage
 
@@ -53,11 +53,12 @@ public struct AreaStore {
   }
 
   static func area(_ row: Row) throws -> Area {
-    guard let polygons = GeometryCoding.decode(try row.get(4)) else {
+    guard let polygons = GeometryCoding.decode(try row.get("geometry")) else {
       throw StorageError.typeMismatch(column: "geometry", expected: "packed polygons", sql: nil)
     }
     return Area(
-      id: try row.get(0), name: try row.get(1), kind: try row.get(2), population: try row.get(3), polygons: polygons)
+      id: try row.get("id"), name: try row.get("name"), kind: try row.get("kind"),
+      population: try row.get("population"), polygons: polygons)
   }
 
   // MARK: Incidence

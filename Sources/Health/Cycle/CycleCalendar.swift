@@ -1,3 +1,5 @@
+import Core
+
 /// What a day of the cycle calendar shows.
 public enum CycleMark: String, CaseIterable, Sendable {
   case period, predicted, fertile, ovulation

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Next periods, ovulation and fertile windows predicted from logged period starts. Pure: the

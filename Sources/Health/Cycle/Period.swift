@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// A logged period: its first day and, once it is over, its last day.

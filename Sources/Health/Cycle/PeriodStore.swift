@@ -1,5 +1,6 @@
-import Auth
+import Core
 import Foundation
+import Replication
 import Storage
 
 /// One account's logged periods. Every write goes through the Replica, so periods sync.
@@ -18,12 +19,13 @@ public struct PeriodStore {
 
   public func list() throws -> [Period] {
     try db.query(
-      "SELECT id, start, \"end\" FROM period WHERE account_id = ? ORDER BY start", account.id
+      "SELECT \(Self.periods.list(["id", "start", "end"])) FROM period WHERE account_id = ? ORDER BY start", account.id
     ) { row in
-      guard let start = LocalDate(try row.get(1, as: String.self)) else {
+      guard let start = LocalDate(try row.get("start", as: String.self)) else {
         throw StorageError.typeMismatch(column: "start", expected: "a date", sql: nil)
       }
-      return Period(id: try row.get(0), start: start, end: try row.get(2, as: String?.self).flatMap(LocalDate.init))
+      return Period(
+        id: try row.get("id"), start: start, end: try row.get("end", as: String?.self).flatMap(LocalDate.init))
     }
   }
 

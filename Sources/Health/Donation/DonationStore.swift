@@ -1,5 +1,6 @@
-import Auth
+import Core
 import Foundation
+import Replication
 import Storage
 
 /// One account's donations and questionnaires.
@@ -16,7 +17,7 @@ public struct DonationStore {
     self.calendar = calendar
   }
 
-  static let columns = "id, kind, status, scheduled_at, completed_at, place, notes"
+  static let columns = donations.list(["id", "kind", "status", "scheduled_at", "completed_at", "place", "notes"])
 
   /// Every donation, newest first.
   public func history() throws -> [Donation] {
@@ -181,13 +182,14 @@ public struct DonationStore {
   }
 
   static func donation(_ row: Row) throws -> Donation {
-    guard let kind = DonationKind(rawValue: try row.get(1)), let status = DonationStatus(rawValue: try row.get(2))
+    guard let kind = DonationKind(rawValue: try row.get("kind")),
+      let status = DonationStatus(rawValue: try row.get("status"))
     else {
       throw StorageError.typeMismatch(column: "kind/status", expected: "a known value", sql: nil)
     }
     return Donation(
-      id: try row.get(0), kind: kind, status: status, scheduledAt: try row.get(3), completedAt: try row.get(4),
-      place: try row.get(5), notes: try row.get(6))
+      id: try row.get("id"), kind: kind, status: status, scheduledAt: try row.get("scheduled_at"),
+      completedAt: try row.get("completed_at"), place: try row.get("place"), notes: try row.get("notes"))
   }
 
   // MARK: Questionnaires
@@ -205,13 +207,14 @@ public struct DonationStore {
   public func latestQuestionnaire() throws -> Questionnaire.Result? {
     try db.queryFirst(
       """
-      SELECT id, taken_at, eligible, deferred_until, reasons, answers FROM questionnaire
+      SELECT \(Self.questionnaires.list()) FROM questionnaire
       WHERE account_id = ? ORDER BY taken_at DESC LIMIT 1
       """, account.id
     ) { row in
       Questionnaire.Result(
-        id: try row.get(0), takenAt: try row.get(1), eligible: try row.get(2), deferredUntil: try row.get(3),
-        reasons: Self.decode(try row.get(4)) ?? [], answers: Self.decode(try row.get(5)) ?? [:])
+        id: try row.get("id"), takenAt: try row.get("taken_at"), eligible: try row.get("eligible"),
+        deferredUntil: try row.get("deferred_until"), reasons: Self.decode(try row.get("reasons")) ?? [],
+        answers: Self.decode(try row.get("answers")) ?? [:])
     }
   }
 

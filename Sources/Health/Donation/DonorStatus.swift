@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Where a donor stands today: the next appointment and the calendar days to it, what to do

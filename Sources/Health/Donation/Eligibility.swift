@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Whether a donor may give `kind` now, the first day they may, and why.

@@ -1,5 +1,6 @@
-import Auth
+import Core
 import Foundation
+import Replication
 import Storage
 
 /// One account's goals, and progress against the day's health totals.
@@ -33,12 +34,12 @@ public struct GoalStore {
 
   public func list() throws -> [Goal] {
     try db.query(
-      "SELECT id, type, target, title, description, reward FROM goal WHERE account_id = ? ORDER BY type, target, id",
+      "SELECT \(Self.goals.list()) FROM goal WHERE account_id = ? ORDER BY type, target, id",
       account.id
     ) { row in
       Goal(
-        id: try row.get(0), kind: Goal.Kind(rawValue: try row.get(1)) ?? .steps, target: try row.get(2),
-        title: try row.get(3), description: try row.get(4), reward: try row.get(5))
+        id: try row.get("id"), kind: Goal.Kind(rawValue: try row.get("type")) ?? .steps, target: try row.get("target"),
+        title: try row.get("title"), description: try row.get("description"), reward: try row.get("reward"))
     }
   }
 

@@ -1,5 +1,7 @@
-import Auth
+import Core
+import Cryptography
 import Foundation
+import Replication
 import Storage
 import ZIPFoundation
 
@@ -23,13 +25,13 @@ public final class AppleHealthImport {
     public var byType: [String: Int] = [:]
   }
 
-  let db: Database
-  let replica: Replica
+  /// The database file: the writer thread opens its own connection to it.
+  let path: String
+  let accountID: String
+  let now: Date
   let batchSize: Int
   private var summary = Summary()
-  /// What the writer thread counts; read once it has finished.
-  private var written = Summary()
-  private var writer: BatchWriter<[(Dataset, [(id: String, values: [DatabaseValue])])]>?
+  private var writer: BatchWriter<ImportSink.Batch, ImportSink.Counts>?
   /// New records by dataset, in `Dataset`'s order (a dictionary keyed by Dataset would hash its
   /// field list for every record).
   private var batch: [(Dataset, [(id: String, values: [DatabaseValue])])] = [
@@ -44,17 +46,16 @@ public final class AppleHealthImport {
   private let interner = Interner()
 
   public init(db: Database, accountID: String, now: Date, batchSize: Int = 5000) {
-    self.db = db
-    self.replica = Replica(db: db, accountID: accountID, now: now)
+    precondition(db.path != ":memory:", "the import writes through a connection of its own: it needs a file")
+    self.path = db.path
+    self.accountID = accountID
+    self.now = now
     self.batchSize = batchSize
   }
 
   /// Imports `path`; `progress` gets the bytes read so far and the total.
   public func run(path: String, progress: (Int64, Int64) -> Void = { _, _ in }) throws -> Summary {
     name = (path as NSString).lastPathComponent
-    // Fewer, larger checkpoints while the import writes: the WAL is copied back less often.
-    try db.execute("PRAGMA wal_autocheckpoint=20000")
-    defer { _ = try? db.execute("PRAGMA wal_autocheckpoint=1000") }
     guard let handle = FileHandle(forReadingAtPath: path) else {
       throw HealthImportError.cannotRead(name, reason: String(cString: strerror(errno)))
     }
@@ -62,10 +63,10 @@ public final class AppleHealthImport {
     let size = Int64((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.int64Value ?? 0)
     let head = (try? handle.read(upToCount: 4)) ?? Data()
     guard !head.isEmpty else { throw HealthImportError.empty(name) }
-    // The database is the writer thread's alone until it has finished.
-    let writer = BatchWriter<[(Dataset, [(id: String, values: [DatabaseValue])])]> { [unowned self] in
-      try self.write($0)
-    }
+    let (database, accountID, now) = (self.path, self.accountID, self.now)
+    let writer = BatchWriter<ImportSink.Batch, ImportSink.Counts>(
+      name: "vital import writer", open: { try ImportSink(path: database, accountID: accountID, now: now) },
+      write: { try $0.write($1) }, close: { $0.counts })
     self.writer = writer
     defer {
       _ = try? writer.finish()
@@ -91,10 +92,10 @@ public final class AppleHealthImport {
 
   /// Waits for the writer and adds its counts to the summary.
   private func drain() throws {
-    try writer?.finish()
-    summary.inserted = written.inserted
-    summary.duplicates = written.duplicates
-    summary.updated = written.updated
+    guard let counts = try writer?.finish() else { return }
+    summary.inserted = counts.inserted
+    summary.duplicates = counts.duplicates
+    summary.updated = counts.updated
   }
 
   private func readZip(path: String, stream: XMLStream, progress: (Int64, Int64) -> Void) throws {
@@ -309,47 +310,6 @@ public final class AppleHealthImport {
     try writer?.submit(batch)
     for i in batch.indices { batch[i].1.removeAll(keepingCapacity: true) }
     batchCount = 0
-  }
-
-  /// On the writer thread: one batch, one transaction.
-  private func write(_ batch: [(Dataset, [(id: String, values: [DatabaseValue])])]) throws {
-    try db.transaction { _ in
-      for (dataset, records) in batch where dataset.name != Dataset.activitySummary.name {
-        let inserted = try replica.insertNew(dataset, records)
-        written.inserted += inserted
-        written.duplicates += records.count - inserted
-      }
-      try mergeActivity(batch[2].1)
-    }
-  }
-
-  /// A day's activity summary is exported again, with later figures, while the day is not over:
-  /// changed fields are written (and synced) as edits instead of being dropped as duplicates.
-  private func mergeActivity(_ records: [(id: String, values: [DatabaseValue])]) throws {
-    let fields = Dataset.activitySummary.fields
-    let columns = fields.map { "\"\($0)\"" }.joined(separator: ", ")
-    var new: [(id: String, values: [DatabaseValue])] = []
-    for record in records {
-      guard
-        let stored = try db.queryFirst(
-          "SELECT \(columns) FROM activity_summary WHERE id = ? AND account_id = ?", record.id, replica.accountID,
-          row: { row in (0..<row.count).map { row[$0] } })
-      else {
-        new.append(record)
-        continue
-      }
-      var changed: [String: DatabaseValue] = [:]
-      for (i, field) in fields.enumerated() where stored[i] != record.values[i] { changed[field] = record.values[i] }
-      if changed.isEmpty {
-        written.duplicates += 1
-      } else {
-        try replica.write(.activitySummary, id: record.id, changed)
-        written.updated += 1
-      }
-    }
-    let inserted = try replica.insertNew(.activitySummary, new)
-    written.inserted += inserted
-    written.duplicates += new.count - inserted
   }
 
   /// `hs-`, the start time in hex seconds, and 24 hex digits of the SHA-256 of the identifying

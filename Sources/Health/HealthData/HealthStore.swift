@@ -1,5 +1,6 @@
-import Auth
+import Core
 import Foundation
+import Replication
 import Storage
 
 /// One account's health samples: manual additions and daily totals.
@@ -97,9 +98,10 @@ public struct HealthStore {
       """, account.id, day.description
     ) { row in
       ActivityDay(
-        moveKcal: try row.get(0), moveKcalGoal: try row.get(1), moveMinutes: try row.get(2),
-        moveMinutesGoal: try row.get(3), exerciseMinutes: try row.get(4), exerciseGoal: try row.get(5),
-        standHours: try row.get(6), standGoal: try row.get(7))
+        moveKcal: try row.get("move_kcal"), moveKcalGoal: try row.get("move_kcal_goal"),
+        moveMinutes: try row.get("move_minutes"), moveMinutesGoal: try row.get("move_minutes_goal"),
+        exerciseMinutes: try row.get("exercise_minutes"), exerciseGoal: try row.get("exercise_goal"),
+        standHours: try row.get("stand_hours"), standGoal: try row.get("stand_goal"))
     }
     return totals
   }

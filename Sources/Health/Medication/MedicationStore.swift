@@ -1,5 +1,6 @@
-import Auth
+import Core
 import Foundation
+import Replication
 import Storage
 
 /// One account's medications and dose events. Every write goes through the Replica.
@@ -23,17 +24,18 @@ public struct MedicationStore {
   public func list() throws -> [Medication] {
     try db.query(
       """
-      SELECT id, name, times, days, dose, stock, stock_set_at, refill_at, since FROM medication
+      SELECT \(Self.medications.list()) FROM medication
       WHERE account_id = ? ORDER BY name COLLATE NOCASE, id
       """, account.id
     ) { row in
-      let times = try row.get(2, as: String.self).split(separator: ",").compactMap { TimeOfDay(String($0)) }
-      let days = try row.get(3, as: String?.self).map {
+      let times = try row.get("times", as: String.self).split(separator: ",").compactMap { TimeOfDay(String($0)) }
+      let days = try row.get("days", as: String?.self).map {
         $0.split(separator: ",").compactMap { Weekday(name: String($0)) }
       }
       return Medication(
-        id: try row.get(0), name: try row.get(1), times: times, days: days, dose: try row.get(4), stock: try row.get(5),
-        stockSetAt: try row.get(6), refillAt: try row.get(7), since: try row.get(8))
+        id: try row.get("id"), name: try row.get("name"), times: times, days: days, dose: try row.get("dose"),
+        stock: try row.get("stock"), stockSetAt: try row.get("stock_set_at"), refillAt: try row.get("refill_at"),
+        since: try row.get("since"))
     }
   }
 
@@ -189,7 +191,7 @@ public struct MedicationStore {
   func events(_ medicationID: String) throws -> [Date: Dose] {
     let rows = try db.query(
       """
-      SELECT medication_id, medication, dose, scheduled_at, status, at FROM dose
+      SELECT \(Self.doseColumns) FROM dose
       WHERE account_id = ? AND medication_id = ?
       """, account.id, medicationID, row: Self.dose)
     return Dictionary(rows.map { ($0.scheduledAt, $0) }, uniquingKeysWith: { a, _ in a })
@@ -233,7 +235,7 @@ public struct MedicationStore {
   /// missed so far, by scheduled time.
   public func history() throws -> [Dose] {
     var all = try db.query(
-      "SELECT medication_id, medication, dose, scheduled_at, status, at FROM dose WHERE account_id = ?", account.id,
+      "SELECT \(Self.doseColumns) FROM dose WHERE account_id = ?", account.id,
       row: Self.dose)
     for m in try list() {
       all += try doses(m, from: m.since, to: now).filter { $0.status == .missed }
@@ -241,10 +243,13 @@ public struct MedicationStore {
     return all.sorted { ($0.scheduledAt, $0.medication) < ($1.scheduledAt, $1.medication) }
   }
 
+  static let doseColumns = doses.list(["medication_id", "medication", "dose", "scheduled_at", "status", "at"])
+
   static func dose(_ row: Row) throws -> Dose {
     Dose(
-      medicationID: try row.get(0), medication: try row.get(1), dose: try row.get(2), scheduledAt: try row.get(3),
-      status: DoseStatus(rawValue: try row.get(4)) ?? .taken, at: try row.get(5))
+      medicationID: try row.get("medication_id"), medication: try row.get("medication"), dose: try row.get("dose"),
+      scheduledAt: try row.get("scheduled_at"), status: DoseStatus(rawValue: try row.get("status")) ?? .taken,
+      at: try row.get("at"))
   }
 
   static func fields(_ m: Medication) -> [String: DatabaseValue] {

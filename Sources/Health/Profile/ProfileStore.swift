@@ -1,5 +1,7 @@
-import Auth
+import Core
+import Cryptography
 import Foundation
+import Replication
 import Storage
 
 /// Reads and writes one account's profile and avatar.
@@ -24,24 +26,27 @@ public struct ProfileStore {
     let row = try db.queryFirst(
       """
       SELECT p.surname, p.abo, p.rhesus, p.sex, p.birth_date, p.weight_kg, p.region,
-             b.sha256, b.mime, b.width, b.height, length(b.data), p.name
+             b.sha256, b.mime, b.width, b.height, length(b.data) AS bytes, p.name
       FROM profile p LEFT JOIN blob b ON b.account_id = p.account_id AND b.sha256 = p.avatar_sha256
       WHERE p.account_id = ?
       """, account.id
     ) { row -> Profile in
       var p = Profile()
-      p.surname = try row.get(0)
-      if let abo: String = try row.get(1), let group = BloodType.Group(rawValue: abo), let rh: String = try row.get(2) {
+      p.surname = try row.get("surname")
+      if let abo: String = try row.get("abo"), let group = BloodType.Group(rawValue: abo),
+        let rh: String = try row.get("rhesus")
+      {
         p.bloodType = BloodType(group: group, rhesusPositive: rh == "+")
       }
-      p.sex = (try row.get(3, as: String?.self)).flatMap(Sex.init(rawValue:))
-      p.birthDate = try row.get(4)
-      p.weightKg = try row.get(5)
-      p.region = Region(rawValue: try row.get(6)) ?? .de
-      p.name = try row.get(12)
-      if let sha: String = try row.get(7) {
+      p.sex = (try row.get("sex", as: String?.self)).flatMap(Sex.init(rawValue:))
+      p.birthDate = try row.get("birth_date")
+      p.weightKg = try row.get("weight_kg")
+      p.region = Region(rawValue: try row.get("region")) ?? .de
+      p.name = try row.get("name")
+      if let sha: String = try row.get("sha256") {
         p.avatar = Avatar(
-          sha256: sha, mime: try row.get(8), width: try row.get(9), height: try row.get(10), bytes: try row.get(11))
+          sha256: sha, mime: try row.get("mime"), width: try row.get("width"), height: try row.get("height"),
+          bytes: try row.get("bytes"))
       }
       return p
     }

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// A thing that reminds: an appointment, a dose, a predicted period, a refill, a phase change.

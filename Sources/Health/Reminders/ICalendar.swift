@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Writes calendar items as an RFC 5545 calendar: CRLF line ends, lines folded at 75 octets

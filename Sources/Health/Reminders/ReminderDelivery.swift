@@ -1,4 +1,3 @@
-import Auth
 import Foundation
 import Storage
 

@@ -1,4 +1,4 @@
-import Auth
+import Core
 import Foundation
 import Storage
 

@@ -1,4 +1,4 @@
-import Auth
+import Core
 import Storage
 
 /// Which reminder sources are on, per device (a notification shows on this device's screen).

@@ -6,6 +6,8 @@ public enum EncryptionError: Error, Equatable, CustomStringConvertible {
   case tampered(dataset: String)
   /// The server sent a value in the clear for an account whose values are all sealed.
   case notSealed(dataset: String)
+  /// Sealed in a format a later Vital made (`e3.`, ...).
+  case newerFormat(dataset: String)
   case passphraseNeeded
   case alreadyOn
   case notOn
@@ -23,6 +25,10 @@ public enum EncryptionError: Error, Equatable, CustomStringConvertible {
       return
         "the server sent a \(dataset) record in the clear although this account is end-to-end encrypted; "
         + "nothing from that page was applied"
+    case .newerFormat(let dataset):
+      return
+        "a \(dataset) record from the server was sealed by a newer Vital; update Vital on this device and "
+        + "sync again (nothing from that page was applied)"
     case .passphraseNeeded:
       return
         "this account's sync data is end-to-end encrypted; enter its passphrase: run 'vital sync' on a "

@@ -18,8 +18,8 @@ public struct SyncKey: Sendable {
   public static func load(_ db: Database, accountID: String) throws -> SyncKey? {
     try db.queryFirst("SELECT data_key, wrapped, uploaded_to FROM sync_key WHERE account_id = ?", accountID) {
       SyncKey(
-        key: try DataKey(bytes: Array(try $0.get(0, as: Data.self))), wrapped: try WrappedKey(json: try $0.get(1)),
-        uploadedTo: try $0.get(2))
+        key: try DataKey(bytes: Array(try $0.get("data_key", as: Data.self))),
+        wrapped: try WrappedKey(json: try $0.get("wrapped")), uploadedTo: try $0.get("uploaded_to"))
     }
   }
 
@@ -29,6 +29,6 @@ public struct SyncKey: Sendable {
       INSERT INTO sync_key (account_id, data_key, wrapped, uploaded_to) VALUES (?, ?, ?, ?)
       ON CONFLICT (account_id) DO UPDATE SET data_key = excluded.data_key, wrapped = excluded.wrapped,
         uploaded_to = excluded.uploaded_to
-      """, accountID, Data(key.bytes), wrapped.json, uploadedTo)
+      """, accountID, Data(key.key.dangerousCopy()), wrapped.json, uploadedTo)
   }
 }

@@ -1,4 +1,4 @@
-import Auth
+import Cryptography
 import Foundation
 
 /// The sync key as the server keeps it: sealed with AES-256-GCM under a key that scrypt derives
@@ -28,12 +28,13 @@ public struct WrappedKey: Codable, Equatable, Sendable {
   public static func wrap(_ key: DataKey, passphrase: String, logN: Int = standardLogN) throws -> WrappedKey {
     let salt = try Crypto.randomBytes(16)
     let kek = try Crypto.scryptKey(passphrase: passphrase, salt: salt, logN: logN, r: 8, p: 1)
-    let sealed = try AESGCMKey(kek).seal(
-      nonce: try Crypto.randomBytes(AESGCMKey.nonceLength), plaintext: key.bytes, aad: Self.aad(key.keyID))
+    var plain = key.key.dangerousCopy()
+    defer { Crypto.cleanse(&plain) }
+    let sealed = try AESGCMKey(kek).seal(plain, aad: Self.aad(key.keyID))
     return WrappedKey(
       logN: logN, r: 8, p: 1, salt: Data(salt).base64EncodedString(),
-      nonce: Data(sealed.prefix(AESGCMKey.nonceLength)).base64EncodedString(),
-      sealed: Data(sealed.dropFirst(AESGCMKey.nonceLength)).base64EncodedString(), keyID: key.keyID)
+      nonce: Data(sealed.prefix(AESGCMNonce.byteCount)).base64EncodedString(),
+      sealed: Data(sealed.dropFirst(AESGCMNonce.byteCount)).base64EncodedString(), keyID: key.keyID)
   }
 
   /// The key, or `wrongPassphrase`. The cost comes from the server, so it is bounded before
@@ -41,13 +42,14 @@ public struct WrappedKey: Codable, Equatable, Sendable {
   public func unwrap(passphrase: String) throws -> DataKey {
     guard version == 1, kdf == "scrypt", (10...20).contains(logN), (1...16).contains(r), (1...4).contains(p),
       let salt = Data(base64Encoded: salt), salt.count >= 16,
-      let nonce = Data(base64Encoded: nonce), nonce.count == AESGCMKey.nonceLength,
+      let nonce = Data(base64Encoded: nonce), nonce.count == AESGCMNonce.byteCount,
       let sealed = Data(base64Encoded: sealed)
     else { throw EncryptionError.damagedKey }
     let kek = try Crypto.scryptKey(passphrase: passphrase, salt: Array(salt), logN: logN, r: r, p: p)
-    guard let bytes = try AESGCMKey(kek).open(Array(nonce + sealed), aad: Self.aad(keyID)) else {
+    guard var bytes = try AESGCMKey(kek).open(Array(nonce + sealed), aad: Self.aad(keyID)) else {
       throw EncryptionError.wrongPassphrase
     }
+    defer { Crypto.cleanse(&bytes) }
     let key = try DataKey(bytes: bytes)
     guard key.keyID == keyID else { throw EncryptionError.damagedKey }
     return key

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 /// A hybrid logical clock reading: wall time in milliseconds, a counter for events in the same
 /// millisecond, and the node (device) id. Its text form sorts like the clock:

@@ -61,7 +61,7 @@ public enum Crypto {
 
   /// scrypt (RFC 7914). `maxMemory` bounds what OpenSSL may allocate; its default of 32 MB is too
   /// small for N = 2^17, r = 8.
-  static func scrypt(
+  public static func scrypt(
     password: [UInt8], salt: [UInt8], n: UInt64, r: UInt64, p: UInt64, length: Int,
     maxMemory: UInt64 = 1 << 30
   ) throws -> [UInt8] {

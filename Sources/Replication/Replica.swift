@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 /// The one way to write a synced record. Each write goes to its table, stamps every written
 /// field with a fresh clock reading, and records the fields in the outbox, all in one
@@ -182,9 +183,9 @@ public struct Replica {
     public let hlc: HLC
   }
 
-  /// The oldest `limit` outbox entries; a whole-record entry becomes one entry per field, each
-  /// with the value and clock the record holds now.
-  public func pending(limit: Int) throws -> [Pending] {
+  /// The oldest `limit` outbox entries; a whole-record entry becomes one entry per field of its
+  /// dataset in `datasets`, each with the value and clock the record holds now.
+  public func pending(limit: Int, in datasets: [Dataset]) throws -> [Pending] {
     let raw = try db.query(
       "SELECT seq, dataset, row_id, field, value, hlc FROM sync_outbox WHERE account_id = ? ORDER BY seq LIMIT ?",
       accountID, limit
@@ -199,7 +200,7 @@ public struct Replica {
     guard raw.contains(where: { $0.field == "*" }) else { return raw }
     var expanded: [Pending] = []
     for entry in raw {
-      guard entry.field == "*", let dataset = Dataset.named(entry.dataset) else {
+      guard entry.field == "*", let dataset = datasets.named(entry.dataset) else {
         expanded.append(entry)
         continue
       }

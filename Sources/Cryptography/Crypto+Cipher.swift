@@ -6,24 +6,30 @@ import Foundation
 extension Crypto {
   public enum CipherFailure: Error, CustomStringConvertible {
     case openSSL(String)
+    case badLength(String)
 
     public var description: String {
       switch self {
       case .openSSL(let step): return "encryption failed in OpenSSL (\(step)); try again"
+      case .badLength(let what): return "the \(what) has the wrong length"
       }
     }
   }
 
   /// Derives a scrypt key from a passphrase (the sync key's wrapping key).
-  public static func scryptKey(passphrase: String, salt: [UInt8], logN: Int, r: Int, p: Int) throws -> [UInt8] {
-    try scrypt(
+  public static func scryptKey(passphrase: String, salt: [UInt8], logN: Int, r: Int, p: Int) throws -> SymmetricKey {
+    var bytes = try scrypt(
       password: Array(passphrase.utf8), salt: salt, n: 1 << UInt64(logN), r: UInt64(r), p: UInt64(p), length: 32)
+    defer { Crypto.cleanse(&bytes) }
+    return SymmetricKey(bytes: bytes)
   }
 
   // The EVP_CTRL_* macros are aliases Swift does not import; their values are OpenSSL's ABI.
   static let gcmSetIVLength: Int32 = 0x9
   static let gcmGetTag: Int32 = 0x10
   static let gcmSetTag: Int32 = 0x11
+  static let aeadGetTag: Int32 = 0x10
+  static let aeadSetTag: Int32 = 0x11
 
   static func check(_ code: Int32, _ step: String) throws {
     guard code == 1 else { throw CipherFailure.openSSL(step) }

@@ -1,0 +1,31 @@
+import Replication
+import Storage
+
+extension DonationStore {
+  public static let donations = Table(
+    "donation", comment: "Appointments, completed donations and cancelled appointments.",
+    [
+      .text("id", "PRIMARY KEY"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
+      .text("kind", "NOT NULL CHECK (kind IN ('whole-blood', 'plasma', 'platelets', 'double-red'))"),
+      .text("status", "NOT NULL CHECK (status IN ('scheduled', 'completed', 'cancelled'))"),
+      .text("scheduled_at"), .text("completed_at"), .text("place", "NOT NULL"), .text("notes"),
+      .text("updated_at", "NOT NULL"),
+    ],
+    constraints: [
+      "CHECK (status <> 'completed' OR completed_at IS NOT NULL)",
+      "CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)",
+    ], indexes: ["donation_account_date": "account_id, coalesce(completed_at, scheduled_at)"])
+
+  public static let questionnaires = Table(
+    "questionnaire", comment: "Eligibility questionnaires as taken; reasons and answers are JSON.",
+    [
+      .text("id", "PRIMARY KEY"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
+      .text("taken_at", "NOT NULL"), .integer("eligible", "NOT NULL CHECK (eligible IN (0, 1))"),
+      .text("deferred_until"), .text("reasons", "NOT NULL"), .text("answers", "NOT NULL"),
+    ], indexes: ["questionnaire_account_taken": "account_id, taken_at"])
+}
+
+extension Dataset {
+  public static let donation = Dataset(DonationStore.donations, stamp: "updated_at")
+  public static let questionnaire = Dataset(DonationStore.questionnaires)
+}

@@ -1,0 +1,16 @@
+import Replication
+import Storage
+
+extension GoalStore {
+  public static let goals = Table(
+    "goal", comment: "Goals for steps and distances (metres).",
+    [
+      .text("id", "PRIMARY KEY"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
+      .text("type", "NOT NULL CHECK (type IN ('steps', 'walking-distance', 'running-distance'))"),
+      .real("target", "NOT NULL CHECK (target > 0)"), .text("title"), .text("description"), .text("reward"),
+    ])
+}
+
+extension Dataset {
+  public static let goal = Dataset(GoalStore.goals)
+}

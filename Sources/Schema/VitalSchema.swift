@@ -1,0 +1,57 @@
+import Auth
+import Foundation
+import Health
+import Replication
+import Storage
+import Sync
+
+/// Vital's database: every feature's tables in the order they were added, and the datasets that
+/// sync. Each table is described once, next to its store; this file only orders them. Append
+/// only: a shipped migration is never edited, a change is a new one. `schema.sql` at the project
+/// root is what these build (`scripts/update-schema` writes it, a test checks it).
+public enum VitalSchema {
+  public static let migrator = Migrator([
+    Migration("0001_meta", creating: [Replica.meta], then: Replica.makeDeviceID),
+    Migration(
+      "0002_accounts",
+      creating: [AccountStore.accounts, AccountStore.sessions, ProfileStore.blobs, ProfileStore.profiles]),
+    Migration("0003_donations", creating: [DonationStore.donations, DonationStore.questionnaires]),
+    Migration("0004_sync", creating: [Replica.rows, Replica.outbox, RemoteSettings.table]),
+    Migration(
+      "0005_cycle_medications", creating: [PeriodStore.periods, MedicationStore.medications, MedicationStore.doses]),
+    Migration(
+      "0006_reminders", creating: [ReminderSettings.sources, ReminderDelivery.deliveries, ReminderDelivery.runs]),
+    Migration(
+      "0007_health_goals",
+      creating: [HealthStore.samples, HealthStore.workouts, HealthStore.activitySummaries, GoalStore.goals]),
+    Migration(
+      "0008_areas",
+      creating: [
+        AreaStore.areas, AreaStore.stats, AreaStore.settings, AreaStore.watches, AreaStore.watchStates,
+        AreaStore.notices,
+      ], then: AreaStore.createBoxes),
+    Migration("0009_sync_key", creating: [SyncKey.table]),
+    // Record ids of encrypted accounts are now sealed with AES-SIV (`e2.`): each such account
+    // sends every record again, under its new id (docs/sync-protocol.md, "Record ids").
+    Migration("0010_siv_record_ids") { db in
+      for account in try db.query("SELECT account_id FROM sync_key", row: { try $0.get(0, as: String.self) }) {
+        try Replica(db: db, accountID: account, now: Date()).requeueAll()
+      }
+    },
+  ])
+
+  /// Every synced dataset, in the order a new device applies them (blobs before the profile
+  /// that points at them).
+  public static let datasets: [Dataset] = [
+    .blob, .profile, .questionnaire, .donation, .period, .medication, .dose, .healthSample, .workout, .activitySummary,
+    .goal, .areaWatch,
+  ]
+
+  /// Opens the database at `path` and brings it up to date. A file from a newer Vital is refused
+  /// before anything is written.
+  public static func open(path: String) throws -> Database {
+    let db = try Database(path: path)
+    try migrator.migrate(db)
+    return db
+  }
+}

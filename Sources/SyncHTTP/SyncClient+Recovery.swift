@@ -1,0 +1,31 @@
+import Foundation
+import Sync
+
+extension SyncClient {
+  /// A sync that recovers, once each, from the two states a device can meet: encrypted data
+  /// without the key (it unlocks with the passphrase `passphrase` gives, then syncs again), and
+  /// a server that lost the key (it queues everything again, the key first). `passphrase`
+  /// throws when none can be had; any other failure, or the same one twice, is thrown.
+  public func syncRecovering(
+    token: String, cursor: String?, saveCursor: (String) throws -> Void, passphrase: () throws -> String,
+    progress: (Summary) -> Void = { _ in }
+  ) async throws -> Summary {
+    var cursor = cursor
+    var recovered = false
+    while true {
+      do {
+        return try await sync(
+          token: token, cursor: cursor,
+          saveCursor: {
+            cursor = $0
+            try saveCursor($0)
+          }, progress: progress)
+      } catch SyncError.encrypted where !recovered && syncKey == nil {
+        _ = try await unlock(passphrase: try passphrase(), token: token)
+      } catch SyncError.keyMissing where !recovered {
+        try resendEverything()
+      }
+      recovered = true
+    }
+  }
+}
