@@ -7,8 +7,12 @@ import Foundation
 /// another. A 32-, 48- or 64-byte key selects AES-128-, AES-192- or AES-256-SIV.
 public final class AESSIVKey {
   public static let tagLength = 16
-  private let key: SymmetricKey
   private let cipher: OpaquePointer
+  /// Keyed once for each direction; every message starts from a copy, because OpenSSL's SIV
+  /// context cannot be reset without keying it again (which fetches CMAC and runs the key
+  /// schedule: most of the cost of sealing a short id).
+  private let keyedEncryptor: CipherContext
+  private let keyedDecryptor: CipherContext
   private let context: CipherContext
 
   public init(_ key: SymmetricKey) throws {
@@ -21,8 +25,14 @@ public final class AESSIVKey {
     }
     guard let cipher = EVP_CIPHER_fetch(nil, name, nil) else { throw Crypto.CipherFailure.openSSL("fetch \(name)") }
     self.cipher = cipher
-    self.key = key
+    keyedEncryptor = try CipherContext()
+    keyedDecryptor = try CipherContext()
     context = try CipherContext()
+    try key.withUnsafeBytes { raw in
+      let bytes = raw.bindMemory(to: UInt8.self).baseAddress
+      try Crypto.check(EVP_EncryptInit_ex2(keyedEncryptor.handle, cipher, bytes, nil, nil), "siv key")
+      try Crypto.check(EVP_DecryptInit_ex2(keyedDecryptor.handle, cipher, bytes, nil, nil), "siv key")
+    }
   }
 
   deinit { EVP_CIPHER_free(cipher) }
@@ -30,10 +40,7 @@ public final class AESSIVKey {
   /// `V ‖ C` for `plaintext` under the associated data, each element a separate input to S2V.
   public func seal(_ plaintext: [UInt8], associatedData: [[UInt8]]) throws -> [UInt8] {
     let ctx = context.handle
-    try key.withUnsafeBytes { raw in
-      try Crypto.check(
-        EVP_EncryptInit_ex2(ctx, cipher, raw.bindMemory(to: UInt8.self).baseAddress, nil, nil), "siv init")
-    }
+    try Crypto.check(EVP_CIPHER_CTX_copy(ctx, keyedEncryptor.handle), "siv copy")
     var length: Int32 = 0
     for data in associatedData {
       try Crypto.check(EVP_EncryptUpdate(ctx, nil, &length, data, Int32(data.count)), "siv aad")
@@ -56,9 +63,7 @@ public final class AESSIVKey {
     guard sealed.count >= Self.tagLength else { return nil }
     let ctx = context.handle
     let bodyCount = sealed.count - Self.tagLength
-    let initialized = key.withUnsafeBytes { raw in
-      EVP_DecryptInit_ex2(ctx, cipher, raw.bindMemory(to: UInt8.self).baseAddress, nil, nil) == 1
-    }
+    let initialized = EVP_CIPHER_CTX_copy(ctx, keyedDecryptor.handle) == 1
     var tag = Array(sealed.prefix(Self.tagLength))
     guard initialized, EVP_CIPHER_CTX_ctrl(ctx, Crypto.aeadSetTag, Int32(Self.tagLength), &tag) == 1 else {
       return nil
