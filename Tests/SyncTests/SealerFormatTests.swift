@@ -38,6 +38,9 @@ import Testing
     #expect(throws: EncryptionError.newerFormat(dataset: "donation")) {
       try sealer.openID(dataset: "donation", wireID: "e3.ezdE2Ix_sqHnJCCtD8gvbT6wdw")
     }
+    #expect(throws: EncryptionError.notSealed(dataset: "donation")) {
+      try sealer.openID(dataset: "donation", wireID: "e12-clear-id")
+    }
   }
 
   /// `e1:` values: AES-256-GCM, nonce ‖ ciphertext ‖ tag in standard base64, the value's type

@@ -135,7 +135,8 @@ public final class Sealer {
     let legacy = wireID.hasPrefix(LegacyIDs.prefix)
     guard legacy || wireID.hasPrefix(Self.idPrefix) else {
       // `e` and a version: a format this Vital does not know yet, rather than a clear id.
-      if wireID.utf8.count > 3, wireID.hasPrefix("e"), wireID.dropFirst().prefix(while: \.isNumber).count > 0 {
+      let version = wireID.dropFirst().prefix(while: \.isASCII).prefix(while: \.isNumber)
+      if wireID.hasPrefix("e"), !version.isEmpty, wireID.dropFirst(1 + version.count).hasPrefix(".") {
         throw EncryptionError.newerFormat(dataset: dataset)
       }
       throw EncryptionError.notSealed(dataset: dataset)
