@@ -1,8 +1,8 @@
 internal import COpenSSL
 import Foundation
 
-/// A 96-bit AES-GCM nonce. Random by default; one never used twice with the same key is the
-/// whole of GCM's safety.
+/// A 96-bit AES-GCM nonce that a caller chose, for `dangerousSeal` (`seal` draws its own at
+/// random). One never used twice with the same key is the whole of GCM's safety.
 public struct AESGCMNonce: Sendable, Equatable {
   public static let byteCount = 12
   public let bytes: [UInt8]
@@ -11,8 +11,6 @@ public struct AESGCMNonce: Sendable, Equatable {
     guard bytes.count == Self.byteCount else { throw Crypto.CipherFailure.badLength("nonce") }
     self.bytes = bytes
   }
-
-  public static func random() throws -> AESGCMNonce { try AESGCMNonce(bytes: Crypto.randomBytes(byteCount)) }
 }
 
 /// AES-256-GCM under one key, for many values: the key schedule is computed once and each value
@@ -74,7 +72,7 @@ public final class AESGCMKey {
         written = Int(length)
       }
       try Crypto.check(EVP_EncryptFinal_ex(ctx, base + written, &length), "final")
-      try Crypto.check(EVP_CIPHER_CTX_ctrl(ctx, Crypto.gcmGetTag, 16, base + plaintext.count), "tag")
+      try Crypto.check(EVP_CIPHER_CTX_ctrl(ctx, Crypto.aeadGetTag, 16, base + plaintext.count), "tag")
     }
     return out
   }
@@ -98,7 +96,7 @@ public final class AESGCMKey {
           written = Int(length)
         }
         let tag = UnsafeMutableRawPointer(mutating: body + bodyCount)
-        guard EVP_CIPHER_CTX_ctrl(ctx, Crypto.gcmSetTag, 16, tag) == 1 else { return false }
+        guard EVP_CIPHER_CTX_ctrl(ctx, Crypto.aeadSetTag, 16, tag) == 1 else { return false }
         return EVP_DecryptFinal_ex(ctx, buffer.baseAddress! + written, &length) == 1
       }
       guard ok else { return nil }

@@ -1,7 +1,7 @@
 internal import COpenSSL
 import Foundation
 
-/// What the keyed cipher contexts of CipherKeys.swift share: errors, the scrypt key that wraps
+/// What the keyed cipher contexts (AESGCMKey, AESSIVKey, AESCTRKey, HMACKey) share: errors, the scrypt key that wraps
 /// the sync key, the EVP control codes, and `check`, where every OpenSSL return code is checked.
 extension Crypto {
   public enum CipherFailure: Error, CustomStringConvertible {
@@ -26,8 +26,7 @@ extension Crypto {
 
   // The EVP_CTRL_* macros are aliases Swift does not import; their values are OpenSSL's ABI.
   static let gcmSetIVLength: Int32 = 0x9
-  static let gcmGetTag: Int32 = 0x10
-  static let gcmSetTag: Int32 = 0x11
+  /// EVP_CTRL_AEAD_GET_TAG and _SET_TAG, which GCM and SIV share.
   static let aeadGetTag: Int32 = 0x10
   static let aeadSetTag: Int32 = 0x11
 

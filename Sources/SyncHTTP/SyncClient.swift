@@ -22,10 +22,13 @@ public final class SyncClient {
   public var syncKey: SyncKey?
   /// The datasets this device keeps: what it sends, and what it applies of what it pulls.
   let datasets: [Dataset]
+  /// The one whose bytes travel through `/v1/blobs`.
+  let blobDataset: Dataset
 
   public init(db: Database, accountID: String, now: Date, url: URL, datasets: [Dataset]) {
-    precondition(datasets.contains { $0.isBlob }, "the datasets must include the blob dataset")
+    guard let blobs = datasets.first(where: \.isBlob) else { preconditionFailure("the datasets must include blobs") }
     self.datasets = datasets
+    blobDataset = blobs
     self.db = db
     self.accountID = accountID
     self.now = now
@@ -36,7 +39,6 @@ public final class SyncClient {
   }
 
   var replica: Replica { Replica(db: db, accountID: accountID, now: now) }
-  var blobDataset: Dataset { datasets.first { $0.isBlob }! }
 
   // MARK: Accounts on the server
 

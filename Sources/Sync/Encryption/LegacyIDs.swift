@@ -15,7 +15,7 @@ struct LegacyIDs {
 
   static let prefix = "e1."
 
-  /// Only tests and the migration's checks make these now.
+  /// Nothing in Vital makes these any more: tests do, to stand for data an earlier Vital left.
   func seal(dataset: String, id: String) throws -> String {
     let iv = try syntheticIV(dataset: dataset, id: id)
     let body = try iv.withUnsafeBufferPointer { v in
