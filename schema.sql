@@ -300,3 +300,39 @@ CREATE TABLE sync_key (
   wrapped TEXT NOT NULL,
   uploaded_to TEXT
 ) STRICT;
+
+CREATE TABLE health_source (
+  -- Sources of health samples (the export's sourceName), the kind of device each is, and the
+  -- place the user preferred it at; totals count the highest-ranked source per moment.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  preferred INTEGER,
+  PRIMARY KEY (account_id, id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE health_counted (
+  -- Derived from health_sample, never synced: what each source counts toward a cumulative
+  -- type per UTC day (days since 1970), as 96 quarter hours of little-endian doubles.
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  type TEXT NOT NULL,
+  day INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  quarters BLOB NOT NULL,
+  PRIMARY KEY (account_id, type, day, source)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE health_counted_state (
+  account_id TEXT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+  ranking TEXT NOT NULL,
+  longest_ms INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE replica_changed_day (
+  -- UTC days whose rows changed (datasets with a span), until a cache derived from them catches up.
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  dataset TEXT NOT NULL,
+  day TEXT NOT NULL,
+  PRIMARY KEY (account_id, dataset, day)
+) STRICT, WITHOUT ROWID;

@@ -7,8 +7,14 @@ import Health
 extension Vital {
   struct HealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "health", abstract: "Apple Health data: import an export, add samples, daily totals.",
-      subcommands: [Import.self, Add.self, Summary.self])
+      commandName: "health",
+      abstract: "Apple Health data: import an export, add samples, daily totals and trends, sources.",
+      discussion: """
+        Steps, distance, active energy and exercise count each moment once: where an iPhone and
+        an Apple Watch (or apps) both measured the same minutes, only the source ranked first
+        counts, as in the Health app. 'vital health sources' shows the ranking and changes it.
+        """,
+      subcommands: [Import.self, Add.self, Summary.self, Trend.self, Sources.self])
   }
 }
 
@@ -85,6 +91,14 @@ extension Vital.HealthCommand {
           String(format: "  active energy         %.0f kcal", t.activeKcal),
           String(format: "  exercise              %.0f min", t.exerciseMinutes),
         ]
+        // Where the steps came from, when more than one source counted.
+        let counted = (t.sources[.steps] ?? [:]).filter { $0.value >= 0.5 }
+        if counted.count > 1 {
+          lines.insert(
+            "    from "
+              + counted.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+              .map { "\($0.key) \(Int($0.value.rounded()))" }.joined(separator: ", "), at: 2)
+        }
         if let a = t.activity {
           lines.append(
             "  rings: move \(HealthJSON.ratio(a.moveKcal ?? a.moveMinutes, a.moveKcalGoal ?? a.moveMinutesGoal)), exercise \(HealthJSON.ratio(a.exerciseMinutes, a.exerciseGoal)), stand \(HealthJSON.ratio(a.standHours, a.standGoal))"
@@ -119,6 +133,22 @@ enum HealthJSON {
       ("walking_running_distance_m", number(t.walkingRunningMetres)), ("running_distance_m", number(t.runningMetres)),
       ("active_energy_kcal", number(t.activeKcal)), ("exercise_minutes", number(t.exerciseMinutes)),
       ("activity", activity(t.activity)),
+      (
+        "sources",
+        .object(
+          [
+            ("steps", .steps), ("walking_running_distance_m", .distance), ("active_energy_kcal", .energy),
+            ("exercise_minutes", .exercise),
+          ].map { key, measure in (key, sources(t.sources[measure] ?? [:])) })
+      ),
     ])
+  }
+
+  /// `[{"name","counted"}]`, the source counted most first.
+  static func sources(_ counted: [String: Double]) -> JSON {
+    .array(
+      counted.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+        .object([("name", .string($0.key)), ("counted", number($0.value))])
+      })
   }
 }

@@ -24,4 +24,14 @@ extension Output {
   public static var colour: Bool {
     isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
   }
+
+  /// The terminal's width in columns: the terminal's own when stdout is one, else `COLUMNS`,
+  /// else 80.
+  public static var width: Int {
+    var size = winsize()
+    if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+      return Int(size.ws_col)
+    }
+    return Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 80
+  }
 }

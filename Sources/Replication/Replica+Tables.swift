@@ -23,3 +23,15 @@ extension Replica {
       .text("row_id", "NOT NULL"), .text("field", "NOT NULL"), .any("value"), .text("hlc", "NOT NULL"),
     ], indexes: ["sync_outbox_account": "account_id, seq"])
 }
+
+extension Replica {
+  /// UTC days whose rows changed, for datasets with a span (`Dataset.span`), until the cache
+  /// derived from them has caught up and clears them.
+  public static let changedDays = Table(
+    "replica_changed_day",
+    comment: "UTC days whose rows changed (datasets with a span), until a cache derived from them catches up.",
+    [
+      .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"), .text("dataset", "NOT NULL"),
+      .text("day", "NOT NULL"),
+    ], constraints: ["PRIMARY KEY (account_id, dataset, day)"], withoutRowID: true)
+}

@@ -25,7 +25,9 @@ public struct Replica {
     precondition(fields.keys.allSatisfy(dataset.fields.contains), "unknown field for \(dataset.name)")
     try db.transaction { db in
       let hlc = try tick()
+      let before = try spanDays(dataset, id)
       try store(dataset, id: id, fields, untracked: untracked)
+      if dataset.span != nil { try noteChanged(dataset, Set(before + spanDays(dataset, id))) }
       var clocks = try self.clocks(dataset, id)
       for (field, value) in fields {
         clocks[field] = hlc
@@ -41,6 +43,7 @@ public struct Replica {
   public func delete(_ dataset: Dataset, id: String) throws {
     try db.transaction { db in
       let hlc = try tick()
+      try noteChanged(dataset, spanDays(dataset, id))
       try db.execute("DELETE FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", id, accountID)
       var clocks = try self.clocks(dataset, id)
       clocks[FieldMerge.deleted] = hlc
@@ -77,6 +80,10 @@ public struct Replica {
       try outbox.bind(.text(dataset.name), at: 2)
       try outbox.bind(.text(hlc), at: 4)
       var inserted = 0
+      // Imports run in time order: most records fall on the day before them.
+      let span = dataset.span.map { (dataset.fields.firstIndex(of: $0.start)!, dataset.fields.firstIndex(of: $0.end)!) }
+      var days = Set<Int64>()
+      var lastDay = ""
       for record in records {
         precondition(record.values.count == dataset.fields.count, "one value per field of \(dataset.name)")
         let id = DatabaseValue.text(record.id)
@@ -92,7 +99,17 @@ public struct Replica {
         try outbox.bind(id, at: 3)
         while try outbox.step() {}
         inserted += 1
+        if let (start, end) = span,
+          !(Self.isUTC(record.values[start], on: lastDay) && Self.isUTC(record.values[end], on: lastDay))
+        {
+          days.formUnion(Self.days(start: record.values[start], end: record.values[end]))
+          if case .text(let text) = record.values[start], Self.isUTC(record.values[start], on: String(text.prefix(10)))
+          {
+            lastDay = String(text.prefix(10))
+          }
+        }
       }
+      try noteChanged(dataset, days.sorted())
       return inserted
     }
   }
@@ -147,6 +164,7 @@ public struct Replica {
     if observeClock, let newest = incoming.values.map(\.hlc).max() { try observe(newest) }
     if clocks[FieldMerge.deleted] != nil { return false }
     if let tombstone = incoming[FieldMerge.deleted] {
+      try noteChanged(dataset, spanDays(dataset, id))
       try db.execute("DELETE FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", id, accountID)
       clocks[FieldMerge.deleted] = tombstone.hlc
       try save(dataset, id, clocks)
@@ -160,7 +178,18 @@ public struct Replica {
       }
     }
     guard !winners.isEmpty else { return false }
-    try store(dataset, id: id, winners, untracked: untracked, probablyNew: !seenBefore)
+    if let span = dataset.span {
+      var days = seenBefore ? try spanDays(dataset, id) : []
+      try store(dataset, id: id, winners, untracked: untracked, probablyNew: !seenBefore)
+      if !seenBefore, let start = winners[span.start], let end = winners[span.end] {
+        days += Self.days(start: start, end: end)
+      } else {
+        days += try spanDays(dataset, id)
+      }
+      try noteChanged(dataset, Set(days))
+    } else {
+      try store(dataset, id: id, winners, untracked: untracked, probablyNew: !seenBefore)
+    }
     try save(dataset, id, clocks)
     return true
   }

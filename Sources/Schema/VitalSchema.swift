@@ -38,12 +38,19 @@ public enum VitalSchema {
         try Replica(db: db, accountID: account, now: Date()).requeueAll()
       }
     },
+    // Totals count each moment once across sources: sources get a kind and a rank, and what
+    // each counts is kept per quarter hour (counted on first read from the samples already in).
+    Migration(
+      "0011_health_sources",
+      creating: [HealthStore.sources, HealthStore.counted, HealthStore.countedState, Replica.changedDays],
+      then: HealthStore.noteSourcesOfStoredSamples),
   ])
 
   /// Every synced dataset, in the order a new device applies them (blobs before the profile
   /// that points at them).
   public static let datasets: [Dataset] = [
-    .blob, .profile, .questionnaire, .donation, .period, .medication, .dose, .healthSample, .workout, .activitySummary,
+    .blob, .profile, .questionnaire, .donation, .period, .medication, .dose, .healthSource, .healthSample, .workout,
+    .activitySummary,
     .goal, .areaWatch,
   ]
 

@@ -87,6 +87,30 @@ public enum ISO8601 {
     return date(from: f, offset: offset)
   }
 
+  /// Milliseconds since 1970 of instant text as UTF-8 bytes: the stored form
+  /// (`2026-12-01T08:30:00.000Z`) read without allocating, anything else through `date(from:)`.
+  public static func milliseconds(utf8 b: UnsafeBufferPointer<UInt8>) -> Int64? {
+    func digits(_ at: Int, _ count: Int) -> Int? {
+      var v = 0
+      for i in at..<(at + count) {
+        let d = Int(b[i]) - 48
+        guard (0...9).contains(d) else { return nil }
+        v = v * 10 + d
+      }
+      return v
+    }
+    if b.count == 24, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x2E,
+      b[23] == 0x5A, let y = digits(0, 4), let mo = digits(5, 2), let d = digits(8, 2), let h = digits(11, 2),
+      let mi = digits(14, 2), let s = digits(17, 2), let ms = digits(20, 3), (1...12).contains(mo),
+      (1...daysIn(month: mo, year: y)).contains(d), h < 24, mi < 60, s < 60
+    {
+      let days = days(fromCivil: Int64(y), mo, d)
+      return (days * 86_400 + Int64(h * 3600 + mi * 60 + s)) * 1000 + Int64(ms)
+    }
+    guard let date = date(from: String(decoding: b, as: UTF8.self)) else { return nil }
+    return Int64((date.timeIntervalSince1970 * 1000).rounded())
+  }
+
   /// The instant for fields at a given offset from UTC.
   public static func date(from f: Fields, offset: Int) -> Date {
     let days = days(fromCivil: Int64(f.year), f.month, f.day)

@@ -125,7 +125,7 @@ public final class Statement {
 
   func columnName(_ index: Int32) -> String { String(cString: sqlite3_column_name(handle, index)) }
 
-  func columnIndex(_ name: String) -> Int32? { columnIndexes[name.lowercased()] }
+  func columnIndex(_ name: String) -> Int32? { columnIndexes[name] ?? columnIndexes[name.lowercased()] }
 
   func value(at index: Int32) -> DatabaseValue {
     switch sqlite3_column_type(handle, index) {

@@ -245,4 +245,27 @@ import Testing
       try a.run(["account", "delete", "--yes", "--keep-remote", "--password-stdin"], stdin: localPassword + "\n").status
         == 0)
   }
+
+  @Test func theRankingOfSourcesTravelsAndBothDevicesCountTheSame() throws {
+    let file = a.root + "/two.xml"
+    try HealthTotalsCLITests.generate(file, ["--sources", "watch,phone", "--start", "2026-11-10", "--days", "1"])
+    #expect(try a.run(["health", "import", file]).status == 0)
+    func steps(_ device: VitalHome) throws -> Double? {
+      try device.run(["health", "summary", "--date", "2026-11-10", "--json"]).object?["steps"] as? Double
+    }
+    try sync(a)
+    try sync(b)
+    let byWatch = try #require(try steps(a))
+    #expect(try steps(b) == byWatch)
+    #expect(try a.run(["health", "sources", "--prefer", HealthTotalsCLITests.phone]).status == 0)
+    let byPhone = try #require(try steps(a))
+    #expect(byPhone != byWatch)
+    try sync(a)
+    try sync(b)
+    let listed = try #require(try b.run(["health", "sources", "--json"]).json as? [[String: Any]])
+    #expect(listed.first?["name"] as? String == HealthTotalsCLITests.phone)
+    #expect(listed.first?["preferred"] as? Int == 1)
+    #expect(listed.last?["kind"] as? String == "watch", "the kind read from the export travels too")
+    #expect(try steps(b) == byPhone)
+  }
 }

@@ -106,7 +106,7 @@ import Testing
     #expect(try drain() == ["medication": 1])
 
     try HealthStore(db: db, account: account, now: now, calendar: calendar).add(type: "steps", value: 10, at: nil)
-    #expect(try drain() == ["health_sample": 6])
+    #expect(try drain() == ["health_sample": 6, "health_source": 3], "the first sample by hand names its source")
     let goals = GoalStore(db: db, account: account, now: now, calendar: calendar)
     let goal = try goals.add(.steps, target: 8000, title: nil)
     #expect(try drain() == ["goal": 5])

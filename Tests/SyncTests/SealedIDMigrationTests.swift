@@ -28,7 +28,7 @@ import Testing
     }
     try db.execute(
       "INSERT INTO sync_key (account_id, data_key, wrapped) VALUES ('enc', ?, '{}')", Data(repeating: 7, count: 32))
-    #expect(try VitalSchema.migrator.migrate(db) == ["0010_siv_record_ids"])
+    #expect(try VitalSchema.migrator.migrate(db).first == "0010_siv_record_ids")
     let queued = try db.query("SELECT account_id, row_id, field FROM sync_outbox ORDER BY row_id") {
       "\(try $0.get(0, as: String.self)) \(try $0.get(1, as: String.self)) \(try $0.get(2, as: String.self))"
     }

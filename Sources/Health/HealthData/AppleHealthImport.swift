@@ -25,6 +25,8 @@ public final class AppleHealthImport {
     public var byType: [String: Int] = [:]
   }
 
+  /// The caller's connection: sources and totals are written through it once the records are in.
+  let db: Database
   /// The database file: the writer thread opens its own connection to it.
   let path: String
   let accountID: String
@@ -44,9 +46,12 @@ public final class AppleHealthImport {
   private var stream: XMLStream?
   private var name = ""
   private let interner = Interner()
+  /// Each source met, and its kind of device: from a record's `device` where one has it.
+  private var sources: [String: (kind: HealthSource.Kind, fromDevice: Bool)] = [:]
 
   public init(db: Database, accountID: String, now: Date, batchSize: Int = 5000) {
     precondition(db.path != ":memory:", "the import writes through a connection of its own: it needs a file")
+    self.db = db
     self.path = db.path
     self.accountID = accountID
     self.now = now
@@ -87,6 +92,10 @@ public final class AppleHealthImport {
       }
     }
     try finish(stream)
+    try db.transaction { db in
+      try HealthStore.note(sources.filter { !$0.key.isEmpty }, replica: Replica(db: db, accountID: accountID, now: now))
+      try HealthTotals(db: db, accountID: accountID, now: now).refresh()
+    }
     return summary
   }
 
@@ -216,6 +225,7 @@ public final class AppleHealthImport {
     var source: String?
     var start: Date?
     var end: Date?
+    var device: UnsafePointer<UInt8>?
     attributes.forEach { key, value in
       switch key[0] {
       case UInt8(ascii: "t") where Bytes.equal(key, "type"): type = interner.string(value)
@@ -224,8 +234,14 @@ public final class AppleHealthImport {
       case UInt8(ascii: "s") where Bytes.equal(key, "sourceName"): source = interner.string(value)
       case UInt8(ascii: "s") where Bytes.equal(key, "startDate"): start = HealthDate.parse(value)
       case UInt8(ascii: "e") where Bytes.equal(key, "endDate"): end = HealthDate.parse(value)
+      case UInt8(ascii: "d") where Bytes.equal(key, "device"): device = value
       default: break
       }
+    }
+    // The kind is read once per source (and again until a record with a device tells it).
+    let name = source ?? ""
+    if sources[name]?.fromDevice != true, sources[name] == nil || device != nil {
+      sources[name] = (HealthSource.Kind(device: device.map { String(cString: $0) }, name: name), device != nil)
     }
     summary.records += 1
     guard let type, let start, let end = end ?? Optional(start) else {

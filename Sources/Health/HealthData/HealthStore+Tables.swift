@@ -14,6 +14,39 @@ extension HealthStore {
       .text("end", "NOT NULL"),
     ], withoutRowID: true, indexes: ["health_sample_type_start": "account_id, type, start"])
 
+  /// Where samples come from. The id is made from the name (`HealthSource.id`), unique per
+  /// account: two accounts in one home may both have "Anna's iPhone".
+  public static let sources = Table(
+    "health_source",
+    comment: """
+      Sources of health samples (the export's sourceName), the kind of device each is, and the
+      place the user preferred it at; totals count the highest-ranked source per moment.
+      """,
+    [
+      .text("id", "NOT NULL"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
+      .text("name", "NOT NULL"), .text("kind", "NOT NULL"), .integer("preferred"),
+    ], constraints: ["PRIMARY KEY (account_id, id)"], withoutRowID: true)
+
+  /// What each source counts per quarter hour: derived from `health_sample`, never synced.
+  public static let counted = Table(
+    "health_counted",
+    comment: """
+      Derived from health_sample, never synced: what each source counts toward a cumulative
+      type per UTC day (days since 1970), as 96 quarter hours of little-endian doubles.
+      """,
+    [
+      .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"), .text("type", "NOT NULL"),
+      .integer("day", "NOT NULL"), .text("source", "NOT NULL"), .blob("quarters", "NOT NULL"),
+    ], constraints: ["PRIMARY KEY (account_id, type, day, source)"], withoutRowID: true)
+
+  /// The ranking `health_counted` was computed with, and the longest cumulative sample seen.
+  public static let countedState = Table(
+    "health_counted_state",
+    [
+      .text("account_id", "PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE"), .text("ranking", "NOT NULL"),
+      .integer("longest_ms", "NOT NULL"),
+    ])
+
   public static let workouts = Table(
     "workout",
     [
@@ -33,7 +66,8 @@ extension HealthStore {
 }
 
 extension Dataset {
-  public static let healthSample = Dataset(HealthStore.samples)
+  public static let healthSample = Dataset(HealthStore.samples, span: .init(start: "start", end: "end"))
+  public static let healthSource = Dataset(HealthStore.sources)
   public static let workout = Dataset(HealthStore.workouts)
   public static let activitySummary = Dataset(HealthStore.activitySummaries)
 }

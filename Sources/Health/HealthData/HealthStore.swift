@@ -32,6 +32,9 @@ public struct HealthStore {
     }
   }
 
+  /// The source of samples added by hand.
+  public static let manualSource = "Vital"
+
   /// Adds a sample typed by hand (source "Vital").
   @discardableResult
   public func add(type name: String, value: Double, at: Date?) throws -> String {
@@ -40,12 +43,16 @@ public struct HealthStore {
     let at = at ?? now
     guard at <= now else { throw Failure.inTheFuture }
     let id = UUID().uuidString.lowercased()
-    try Replica(db: db, accountID: account.id, now: now).write(
-      .healthSample, id: id,
-      [
-        "type": .text(kind.type), "value": HealthType.stored(value), "unit": .text(kind.unit), "source": .text("Vital"),
-        "start": at.databaseValue, "end": at.databaseValue,
-      ])
+    let replica = Replica(db: db, accountID: account.id, now: now)
+    try db.transaction { _ in
+      try Self.note([Self.manualSource: (.other, false)], replica: replica)
+      try replica.write(
+        .healthSample, id: id,
+        [
+          "type": .text(kind.type), "value": HealthType.stored(value), "unit": .text(kind.unit),
+          "source": .text(Self.manualSource), "start": at.databaseValue, "end": at.databaseValue,
+        ])
+    }
     return id
   }
 
@@ -56,6 +63,9 @@ public struct HealthStore {
     public var activeKcal: Double = 0
     public var exerciseMinutes: Double = 0
     public var activity: ActivityDay?
+    /// What each source counted toward each cumulative type (sources with samples that day
+    /// and nothing counted show 0).
+    public var sources: [HealthTotals.Measure: [String: Double]] = [:]
   }
 
   public struct ActivityDay: Equatable, Sendable {
@@ -65,27 +75,22 @@ public struct HealthStore {
     public let standHours: Double?, standGoal: Double?
   }
 
-  /// Totals for a local day, counting each sample on the day it started. Running distance is
-  /// the distance of running workouts (the export has no separate running distance record).
+  /// Totals for a local day: cumulative types as `CumulativeCount` counts them across sources
+  /// (samples crossing midnight split in proportion). Running distance is the distance of
+  /// running workouts (the export has no separate running distance record).
   public func totals(on day: LocalDate) throws -> DayTotals {
     let from = day.start(in: calendar)
     let to = day.adding(days: 1, in: calendar).start(in: calendar)
     var totals = DayTotals()
-    let sums = try db.query(
-      """
-      SELECT type, total(value) FROM health_sample
-      WHERE account_id = ? AND type IN (?, ?, ?, ?) AND start >= ? AND start < ? GROUP BY type
-      """, account.id, HealthType.steps, HealthType.walkingRunningDistance, HealthType.activeEnergy,
-      HealthType.exerciseTime, from, to
-    ) { (try $0.get(0, as: String.self), try $0.get(1, as: Double.self)) }
-    for (type, sum) in sums {
-      switch type {
-      case HealthType.steps: totals.steps = sum
-      case HealthType.walkingRunningDistance: totals.walkingRunningMetres = sum
-      case HealthType.activeEnergy: totals.activeKcal = sum
-      default: totals.exerciseMinutes = sum
-      }
-    }
+    let counted =
+      try HealthTotals(db: db, accountID: account.id, now: now).counted(
+        HealthTotals.Measure.allCases, days: day...day, in: calendar)[day] ?? [:]
+    totals.sources = counted
+    func sum(_ m: HealthTotals.Measure) -> Double { counted[m].map { $0.values.reduce(0, +) } ?? 0 }
+    totals.steps = sum(.steps)
+    totals.walkingRunningMetres = sum(.distance)
+    totals.activeKcal = sum(.energy)
+    totals.exerciseMinutes = sum(.exercise)
     totals.runningMetres =
       try db.scalar(
         Double.self,

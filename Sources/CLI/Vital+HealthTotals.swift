@@ -1,0 +1,103 @@
+import ArgumentParser
+import CLICore
+import Core
+import Foundation
+import Health
+
+extension HealthTotals.Measure: ExpressibleByArgument {}
+
+extension Vital.HealthCommand {
+  struct Sources: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "sources", abstract: "The sources of your samples, in the order their counts win.",
+      discussion: """
+        Where two sources measured the same minutes, the one ranked first counts. By default
+        watches rank first, then phones, then everything else (apps, samples added by hand),
+        ties by name. --prefer puts the named sources first, in the order given; the ranking is
+        kept, synced to your other devices, and used by every total from then on.
+        """)
+    @OptionGroup var global: GlobalOptions
+    @Option(help: ArgumentHelp("Rank this source first (repeat for the next ones).", valueName: "name"))
+    var prefer: [String] = []
+    @Flag(help: "Forget the preferences: rank by kind of device again.") var reset = false
+
+    func validate() throws {
+      if reset && !prefer.isEmpty { throw ValidationError("--reset and --prefer go separately") }
+    }
+
+    func run() async throws {
+      let app = try App(global)
+      let store = HealthStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
+      let sources = reset || !prefer.isEmpty ? try store.prefer(prefer) : try store.sources()
+      let day = { (date: Date?) in date.map { LocalDate($0, in: app.calendar).description } }
+      let json = JSON.array(
+        sources.map { s in
+          .object([
+            ("rank", .int(s.rank)), ("name", .string(s.source.name)), ("kind", .string(s.source.kind.rawValue)),
+            ("samples", .int(s.samples)), ("first", .optional(day(s.first))), ("last", .optional(day(s.last))),
+            ("preferred", s.source.preferred.map { JSON.int($0) } ?? .null),
+          ])
+        })
+      try app.output.show(json) {
+        guard !sources.isEmpty else { return "No sources yet: import an export with 'vital health import FILE'." }
+        let header = "rank  kind   samples     first       last        source"
+        return
+          ([header]
+          + sources.map { s in
+            String(
+              format: "%4d  %-5@  %10d  %-10@  %-10@  ", s.rank, s.source.kind.rawValue, s.samples,
+              day(s.first) ?? "-", day(s.last) ?? "-") + s.source.name
+              + (s.source.preferred != nil ? "  (preferred)" : "")
+          }).joined(separator: "\n")
+      }
+    }
+  }
+
+  struct Trend: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "trend", abstract: "Totals per day, week or month, against your goal.",
+      discussion: """
+        The goal is --goal when given; else for steps and distance your smallest goal of that
+        type ('vital goals'), for energy and exercise the Apple Watch ring goal of each day.
+        A week or month counts its days up to today, against their goals added up.
+        """)
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "steps, distance, energy or exercise.") var type: HealthTotals.Measure
+    @Option(help: "The last N days (default 14).") var days: Int?
+    @Option(help: "The last N weeks (Monday to Sunday).") var weeks: Int?
+    @Option(help: "The last N calendar months.") var months: Int?
+    @Option(help: "A daily goal to compare with (steps, metres, kcal or minutes).") var goal: Double?
+
+    func validate() throws {
+      let given = [days, weeks, months].compactMap { $0 }
+      guard given.count <= 1 else { throw ValidationError("give one of --days, --weeks or --months") }
+      if let n = days, !(1...3660).contains(n) { throw ValidationError("--days must be from 1 to 3660") }
+      if let n = weeks, !(1...520).contains(n) { throw ValidationError("--weeks must be from 1 to 520") }
+      if let n = months, !(1...120).contains(n) { throw ValidationError("--months must be from 1 to 120") }
+      if let g = goal, !(g.isFinite && g > 0 && g <= 10_000_000) {
+        throw ValidationError("--goal must be a number above 0 and at most 10000000")
+      }
+    }
+
+    var period: Health.Trend.Period {
+      if let weeks { return .weeks(weeks) }
+      if let months { return .months(months) }
+      return .days(days ?? 14)
+    }
+
+    func run() async throws {
+      let c = try GoalsContext(global)
+      let trend = try c.store.trend(type, period, today: c.app.today, goal: goal)
+      let json = JSON.array(
+        trend.rows.map { row in
+          .object([
+            ("period", .string(row.label)), ("from", .string(row.from.description)),
+            ("through", .string(row.through.description)), ("total", HealthJSON.number(row.total)),
+            ("goal", HealthJSON.number(row.goal)), ("met", row.met.map(JSON.bool) ?? .null),
+            ("days_met", .int(row.daysMet)),
+          ])
+        })
+      try c.app.output.show(json) { TrendChart(trend: trend, width: Output.width, colour: Output.colour).text }
+    }
+  }
+}
