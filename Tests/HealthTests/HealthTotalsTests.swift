@@ -198,3 +198,45 @@ import Testing
     #expect(try store.totals(on: LocalDate("2026-11-10")!).steps == 600)
   }
 }
+
+/// A rebuild over months counts windows in parallel on connections of their own; what it counts
+/// must be what one sweep over the whole stretch counts, including samples across the windows'
+/// edges and one longer than a window's look-back.
+@Suite struct HealthTotalsRebuildTests {
+  @Test func windowsCountedInParallelAgreeWithOneSweep() throws {
+    let t = try TestAccount(zone: "UTC", onDisk: true)
+    let replica = Replica(db: t.db, accountID: t.account.id, now: Date())
+    let day: Int64 = 86_400_000
+    let first: Int64 = 20_400  // 2025-11-09
+    var samples: [CumulativeCount.Sample] = []
+    var records: [(id: String, values: [DatabaseValue])] = []
+    func add(_ rank: Int, _ start: Int64, _ end: Int64, _ value: Double) {
+      samples.append(.init(rank: rank, start: start, end: end, value: value))
+      let source = rank == 0 ? "Anna’s Apple Watch" : "Anna’s iPhone"
+      records.append(
+        (
+          "s\(records.count)",
+          [
+            .text(HealthType.steps), .real(value), .text("count"), .text(source),
+            .text(ISO8601.string(from: Date(timeIntervalSince1970: Double(start) / 1000))),
+            .text(ISO8601.string(from: Date(timeIntervalSince1970: Double(end) / 1000))),
+          ]
+        ))
+    }
+    for d in first..<(first + 75) {
+      // Across midnight every day, both sources, with edges that do not line up.
+      add(0, (d + 1) * day - 600_000, (d + 1) * day + 600_000, 200)
+      add(1, (d + 1) * day - 900_000, (d + 1) * day + 300_000, 150)
+      add(1, d * day + 36_000_000, d * day + 39_600_000, Double(d % 7) * 100)
+    }
+    add(1, (first + 29) * day, (first + 33) * day + 1000, 4000)  // four days and a second, over a window edge
+    _ = try replica.insertNew(.healthSample, records)
+    let store = HealthStore(db: t.db, account: t.account, now: Date(), calendar: t.calendar)
+    let oracle = CumulativeCount.count(samples, days: first...(first + 76))
+    for d in first...(first + 76) {
+      let expected = (0..<2).map { oracle[.init(day: d, rank: $0)]?.reduce(0, +) ?? 0 }.reduce(0, +)
+      let got = try store.totals(on: LocalDate(ordinal: Int(d))).steps
+      #expect(abs(got - expected) < 1e-6, "day \(d): \(got) ≠ \(expected)")
+    }
+  }
+}

@@ -94,8 +94,9 @@ public final class AppleHealthImport {
     try finish(stream)
     try db.transaction { db in
       try HealthStore.note(sources.filter { !$0.key.isEmpty }, replica: Replica(db: db, accountID: accountID, now: now))
-      try HealthTotals(db: db, accountID: accountID, now: now).refresh()
     }
+    // Counted now, while the samples are in the page cache, instead of on the first read.
+    try HealthTotals(db: db, accountID: accountID, now: now).refresh()
     return summary
   }
 

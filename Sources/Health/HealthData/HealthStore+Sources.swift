@@ -88,8 +88,8 @@ extension HealthStore {
         }
         try replica.write(.healthSource, id: HealthSource.id(name: summary.source.name), fields)
       }
-      try totals.refresh()
     }
+    try totals.refresh()
     return try sources(stats: stats)
   }
 

@@ -7,6 +7,8 @@ extension HealthTotals {
   public func refresh() throws {
     // Reading first: a read that finds nothing to do takes no write lock (an import may hold it).
     guard try !isCurrent() else { return }
+    // Other connections may help read only what is committed: not inside a caller's transaction.
+    let path = db.isInTransaction ? ":memory:" : db.path
     try db.transaction { db in
       let replica = Replica(db: db, accountID: accountID, now: now)
       let state = try loadState()
@@ -20,38 +22,39 @@ extension HealthTotals {
         longest = 0
       }
       if pending.isEmpty, state != nil { return }
-      // Reading many samples: mapped pages spare a system call and a copy per page.
-      if pending.count > 31 { try db.execute("PRAGMA mmap_size = 1073741824") }
-      // Windows of up to a month of days, oldest first; a sample that reaches past its window
-      // adds the days it reaches (a rebuild only knows where samples start).
-      while let first = pending.min() {
-        let last = pending.filter { $0 < first + 31 }.max()!
-        for measure in Measure.allCases {
-          let read = try samples(measure, from: first, through: last, longest: longest)
-          for name in read.sources where ranking.rank[name] == nil {
+      // Windows of up to a month of days. A sample that reaches past its window's last day
+      // makes a later day count again when that day has not been counted in this refresh, or
+      // was counted without looking back far enough to see the sample's start (a rebuild starts
+      // knowing no sample's length; the next pass looks back as far as the longest seen).
+      var seenFrom: [Int64: Int64] = [:]  // day: the earliest start its count read
+      while !pending.isEmpty {
+        let windows = Window.plan(pending)
+        let lookback = longest
+        pending.removeAll()
+        let results = try Window.count(
+          windows, path: path, on: db, accountID: accountID, lookback: lookback, ranking: ranking)
+        for result in results {
+          for name in result.names where ranking.rank[name] == nil {
             ranking.add(HealthSource(name: name, kind: HealthSource.Kind(device: nil, name: name)))
           }
-          let names = ranking.order.map(\.name)
-          let ranks = read.sources.map { ranking.rank[$0]! }
-          var input: [CumulativeCount.Sample] = []
-          input.reserveCapacity(read.rows.count)
-          var reach = last
-          for row in read.rows {
-            input.append(.init(rank: ranks[row.source], start: row.start, end: row.end, value: row.value))
-            longest = max(longest, row.end - row.start)
-            reach = max(reach, (max(row.end, row.start + 1) - 1) / CumulativeCount.day)
-          }
-          if reach > last { pending.formUnion((last + 1)...reach) }
           try db.execute(
-            "DELETE FROM health_counted WHERE account_id = ? AND type = ? AND day BETWEEN ? AND ?", accountID,
-            measure.rawValue, first, last)
-          for (key, quarters) in CumulativeCount.count(input, days: first...last) {
+            "DELETE FROM health_counted WHERE account_id = ? AND day BETWEEN ? AND ?", accountID, result.first,
+            result.last)
+          for row in result.rows {
             try db.execute(
               "INSERT INTO health_counted (account_id, type, day, source, quarters) VALUES (?, ?, ?, ?, ?)",
-              accountID, measure.rawValue, key.day, names[key.rank], DatabaseValue.blob(Self.encode(quarters)))
+              accountID, row.measure.rawValue, row.day, row.source, DatabaseValue.blob(row.quarters))
+          }
+          longest = max(longest, result.longest)
+          for day in result.first...result.last { seenFrom[day] = result.first * CumulativeCount.day - lookback }
+        }
+        for result in results {
+          for reach in result.reaches {
+            for day in (result.last + 1)...reach.endDay where reach.start < seenFrom[day] ?? .max {
+              pending.insert(day)
+            }
           }
         }
-        pending.subtract(first...last)
       }
       try replica.clearChangedDays(.healthSample)
       try saveState(ranking.order, longest: longest)
@@ -84,55 +87,6 @@ extension HealthTotals {
     }
     guard let lo, let hi else { return [] }
     return Set(lo...hi)
-  }
-
-  struct Row {
-    /// An index into the sources read.
-    let source: Int
-    let start: Int64
-    let end: Int64
-    let value: Double
-  }
-
-  /// The samples of `measure` that may reach into UTC days `first...last`, in order of start.
-  /// Read by column position and source names compared as bytes: a rebuild reads millions.
-  private func samples(_ measure: Measure, from first: Int64, through last: Int64, longest: Int64) throws
-    -> (sources: [String], rows: [Row])
-  {
-    let lower = Date(timeIntervalSince1970: Double(first * CumulativeCount.day - longest - 1000) / 1000)
-    let upper = Date(timeIntervalSince1970: Double((last + 1) * CumulativeCount.day) / 1000)
-    var sources: [String] = []
-    var bytes: [[UInt8]] = []
-    var rows: [Row] = []
-    var current = -1
-    try db.forEachRow(
-      """
-      SELECT source, start, "end", value FROM health_sample
-      WHERE account_id = ? AND type = ? AND start >= ? AND start < ? ORDER BY start
-      """, accountID, measure.type, ISO8601.string(from: lower), ISO8601.string(from: upper)
-    ) { row in
-      let value: Double
-      switch row[3] {
-      case .integer(let i): value = Double(i)
-      case .real(let r): value = r
-      default: return
-      }
-      guard let start = row.withUTF8(1, { $0.flatMap(ISO8601.milliseconds(utf8:)) }) else { return }
-      let end = row.withUTF8(2, { $0.flatMap(ISO8601.milliseconds(utf8:)) }) ?? start
-      row.withUTF8(0) { name in
-        let name = name ?? UnsafeBufferPointer(start: nil, count: 0)
-        if current >= 0, bytes[current].elementsEqual(name) { return }
-        if let known = bytes.firstIndex(where: { $0.elementsEqual(name) }) {
-          current = known
-        } else {
-          bytes.append(Array(name))
-          sources.append(String(decoding: name, as: UTF8.self))
-          current = bytes.count - 1
-        }
-      }
-      rows.append(Row(source: current, start: start, end: end, value: value))
-    }
-    return (sources, rows)
   }
 
   static func milliseconds(_ text: String) -> Int64? {
