@@ -33,7 +33,10 @@ struct TrendChart {
       let met = goals.filter { $0.met == true }.count
       lines.append("goal met in \(met) of \(goals.count) \(trend.rows.count == 1 ? "period" : "periods") (✓)")
     } else {
-      lines.append("no goal: add one with 'vital goals add' or pass --goal")
+      switch trend.measure {
+      case .steps, .distance: lines.append("no goal: add one with 'vital goals add' or pass --goal")
+      case .energy, .exercise: lines.append("no goal: no Apple Watch ring goal on these days; pass --goal")
+      }
     }
     return lines.joined(separator: "\n")
   }

@@ -10,8 +10,8 @@ extension Vital {
       commandName: "health",
       abstract: "Apple Health data: import an export, add samples, daily totals and trends, sources.",
       discussion: """
-        Steps, distance, active energy and exercise count each moment once: where an iPhone and
-        an Apple Watch (or apps) both measured the same minutes, only the source ranked first
+        Steps, distance, active energy and exercise count each moment once: where an iPhone and \
+        an Apple Watch (or apps) both measured the same minutes, only the source ranked first \
         counts, as in the Health app. 'vital health sources' shows the ranking and changes it.
         """,
       subcommands: [Import.self, Add.self, Summary.self, Trend.self, Sources.self])

@@ -11,9 +11,9 @@ extension Vital.HealthCommand {
     static let configuration = CommandConfiguration(
       commandName: "sources", abstract: "The sources of your samples, in the order their counts win.",
       discussion: """
-        Where two sources measured the same minutes, the one ranked first counts. By default
-        watches rank first, then phones, then everything else (apps, samples added by hand),
-        ties by name. --prefer puts the named sources first, in the order given; the ranking is
+        Where two sources measured the same minutes, the one ranked first counts. By default \
+        watches rank first, then phones, then everything else (apps, samples added by hand), \
+        ties by name. --prefer puts the named sources first, in the order given; the ranking is \
         kept, synced to your other devices, and used by every total from then on.
         """)
     @OptionGroup var global: GlobalOptions
@@ -57,8 +57,8 @@ extension Vital.HealthCommand {
     static let configuration = CommandConfiguration(
       commandName: "trend", abstract: "Totals per day, week or month, against your goal.",
       discussion: """
-        The goal is --goal when given; else for steps and distance your smallest goal of that
-        type ('vital goals'), for energy and exercise the Apple Watch ring goal of each day.
+        The goal is --goal when given; else for steps and distance your smallest goal of that \
+        type ('vital goals'), for energy and exercise the Apple Watch ring goal of each day. \
         A week or month counts its days up to today, against their goals added up.
         """)
     @OptionGroup var global: GlobalOptions

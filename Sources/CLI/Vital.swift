@@ -10,7 +10,7 @@ struct Vital: AsyncParsableCommand {
     commandName: "vital",
     abstract: "An offline-first personal health record for the terminal.",
     discussion: """
-      Vital keeps your blood donations, cycle, medications, Apple Health goals and regional
+      Vital keeps your blood donations, cycle, medications, Apple Health goals and regional \
       incidence figures in one local SQLite database that you own.
       """,
     version: "vital \(version) (SQLite \(Database.sqliteVersion))",

@@ -20,9 +20,11 @@ extension HealthStore {
     public var description: String {
       switch self {
       case .unknownSource(let name, let known):
-        let list =
-          known.isEmpty ? "there are none yet: import an export first" : known.map { "'\($0)'" }.joined(separator: ", ")
-        return "no source named '\(name.prefix(80))'; the sources are \(list)"
+        guard !known.isEmpty else {
+          return "no source named '\(name.prefix(80))': there are none yet; import an export first"
+        }
+        return "no source named '\(name.prefix(80))'; the sources are "
+          + known.map { "'\($0.prefix(80))'" }.joined(separator: ", ")
       case .preferredTwice(let name): return "'\(name.prefix(80))' is named twice; name each source once"
       }
     }
