@@ -80,7 +80,7 @@ public struct Replica {
       try outbox.bind(.text(dataset.name), at: 2)
       try outbox.bind(.text(hlc), at: 4)
       var inserted = 0
-      // Imports run in time order: most records fall on the day before them.
+      // Imports run in time order: most records fall on the same UTC day as the one before.
       let span = dataset.span.map { (dataset.fields.firstIndex(of: $0.start)!, dataset.fields.firstIndex(of: $0.end)!) }
       var days = Set<Int64>()
       var lastDay = ""

@@ -52,4 +52,19 @@ import Testing
       days += 37
     }
   }
+
+  @Test func millisecondsOfStoredTextAndOfAnythingElse() {
+    func ms(_ text: String) -> Int64? {
+      var text = text
+      return text.withUTF8 { ISO8601.milliseconds(utf8: $0) }
+    }
+    #expect(ms("2026-03-29T01:00:00.250Z") == 1_774_746_000_250)
+    #expect(ms("2026-03-29T03:00:00+02:00") == 1_774_746_000_000, "other forms through the full parser")
+    #expect(ms("1970-01-01T00:00:00.000Z") == 0)
+    for bad in [
+      "2026-02-30T00:00:00.000Z", "2026-13-01T00:00:00.000Z", "2026-01-01T24:00:00.000Z", "2026-01-01", "", "x",
+    ] {
+      #expect(ms(bad) == nil, "\(bad)")
+    }
+  }
 }
