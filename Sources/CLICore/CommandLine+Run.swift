@@ -10,6 +10,12 @@ extension ParsableCommand {
     do {
       command = try parseAsRoot()
     } catch {
+      if let message = CommandSuggestion.message(
+        for: error, root: self, arguments: Array(CommandLine.arguments.dropFirst()))
+      {
+        FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+        Foundation.exit(exitCode(for: error).rawValue)
+      }
       exit(withError: error)
     }
     do {

@@ -129,3 +129,25 @@ import Testing
     }
   }
 }
+
+@Suite struct CommandSuggestionTests {
+  @Test func aMisspeltCommandSuggestsTheNearestOne() throws {
+    let vital = try VitalHome()
+    for (args, typed, suggested) in [
+      (["donr"], "donr", "donor"), (["donor", "statsu"], "statsu", "status"),
+      (["--home", vital.home, "helth", "summary"], "helth", "health"),
+      (["health", "trnd", "--type", "steps"], "trnd", "trend"), (["remote", "stauts"], "stauts", "status"),
+    ] {
+      let run = try vital.run(args, home: .unset)
+      #expect(run.status == 64, "\(args)")
+      #expect(
+        run.stderrLines.first == "Error: Unknown command '\(typed)'. Did you mean '\(suggested)'?", "\(run.stderr)")
+      #expect(run.stderr.contains("Usage:"))
+    }
+    // Nothing near: argument-parser's own words.
+    let far = try vital.run(["xyzzy"], home: .unset)
+    #expect(far.status == 64 && far.stderrLines.first == "Error: Unexpected argument 'xyzzy'")
+    // Options were already suggested by argument-parser.
+    #expect(try vital.run(["donor", "status", "--jsn"]).stderr.contains("Did you mean '--json'?"))
+  }
+}
