@@ -238,5 +238,11 @@ import Testing
       let got = try store.totals(on: LocalDate(ordinal: Int(d))).steps
       #expect(abs(got - expected) < 1e-6, "day \(d): \(got) ≠ \(expected)")
     }
+    // A change on one day counts that day again, not every later day its neighbours reach.
+    try t.db.execute("UPDATE health_counted SET quarters = zeroblob(768) WHERE day = ?", first + 60)
+    try HealthStore(db: t.db, account: t.account, now: Date(), calendar: t.calendar).add(
+      type: "steps", value: 5, at: Date(timeIntervalSince1970: Double((first + 10) * day + 43_200_000) / 1000))
+    #expect(try store.totals(on: LocalDate(ordinal: Int(first + 10))).steps > 0)
+    #expect(try store.totals(on: LocalDate(ordinal: Int(first + 60))).steps == 0, "day 60 was not counted again")
   }
 }

@@ -15,7 +15,8 @@ extension HealthTotals {
       var ranking = Ranking(try sourceRows() + (state?.ranking ?? []))
       var pending = Set(try replica.changedDays(.healthSample))
       var longest = state?.longest ?? 0
-      if state == nil || !ranking.keeps(state!.ranking) {
+      let rebuild = state == nil || !ranking.keeps(state!.ranking)
+      if rebuild {
         // A new order counts every moment again.
         try db.execute("DELETE FROM health_counted WHERE account_id = ?", accountID)
         pending = try allDays()
@@ -23,9 +24,10 @@ extension HealthTotals {
       }
       if pending.isEmpty, state != nil { return }
       // Windows of up to a month of days. A sample that reaches past its window's last day
-      // makes a later day count again when that day has not been counted in this refresh, or
-      // was counted without looking back far enough to see the sample's start (a rebuild starts
-      // knowing no sample's length; the next pass looks back as far as the longest seen).
+      // makes a later day count again when this refresh counted that day without looking back
+      // far enough to see the sample's start (a rebuild starts knowing no sample's length; the
+      // next pass looks back as far as the longest seen), or when a rebuild has not counted it
+      // at all. Other days keep their counts: a sample that changed had all its days noted.
       var seenFrom: [Int64: Int64] = [:]  // day: the earliest start its count read
       while !pending.isEmpty {
         let windows = Window.plan(pending)
@@ -50,8 +52,9 @@ extension HealthTotals {
         }
         for result in results {
           for reach in result.reaches {
-            for day in (result.last + 1)...reach.endDay where reach.start < seenFrom[day] ?? .max {
-              pending.insert(day)
+            for day in (result.last + 1)...reach.endDay {
+              let missed = seenFrom[day].map { reach.start < $0 } ?? rebuild
+              if missed { pending.insert(day) }
             }
           }
         }
