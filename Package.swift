@@ -72,7 +72,8 @@ let package = Package(
     .target(
       name: "CLICore",
       dependencies: [
-        "Storage", "Core", "Auth", "Schema", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Storage", "Core", "Replication", "Auth", "Schema",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(
       name: "vital",

@@ -336,3 +336,37 @@ CREATE TABLE replica_changed_day (
   day TEXT NOT NULL,
   PRIMARY KEY (account_id, dataset, day)
 ) STRICT, WITHOUT ROWID;
+
+CREATE TABLE change_log (
+  -- The changes commands made on this device, for 'vital undo' (never synced).
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  at TEXT NOT NULL,
+  command TEXT NOT NULL,
+  undoes TEXT,
+  undone_by TEXT
+) STRICT;
+CREATE INDEX change_log_account ON change_log(account_id, seq);
+
+CREATE TABLE change_step (
+  -- What one change did to one record, with the clock it wrote.
+  change_id TEXT NOT NULL REFERENCES change_log(id) ON DELETE CASCADE,
+  n INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  dataset TEXT NOT NULL,
+  row_id TEXT NOT NULL,
+  hlc TEXT NOT NULL,
+  fields TEXT NOT NULL,
+  PRIMARY KEY (change_id, n)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE change_before (
+  -- The values a change replaced, so an undo can put them back.
+  change_id TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  field TEXT NOT NULL,
+  value ANY,
+  PRIMARY KEY (change_id, n, field),
+  FOREIGN KEY (change_id, n) REFERENCES change_step(change_id, n) ON DELETE CASCADE
+) STRICT, WITHOUT ROWID;

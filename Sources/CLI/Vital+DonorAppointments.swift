@@ -99,10 +99,12 @@ extension Vital.Donor {
     @Option(help: "Where you donated.") var place: String
     @Option(help: "whole-blood, plasma, platelets or double-red.") var kind: DonationKind = .wholeBlood
     @Option(help: "Anything to remember about it.") var notes: String?
+    @Flag(help: "Record it even when that day already has a donation of this kind.") var force = false
 
     func run() async throws {
       let c = try DonorContext(global)
-      let donation = try c.store.record(at: try c.app.instant(at), place: place, kind: kind, notes: notes)
+      let donation = try c.store.record(
+        at: try c.app.instant(at), place: place, kind: kind, notes: notes, force: force)
       try c.app.output.show(c.app.json(donation)) { "recorded: \(c.app.line(donation))" }
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Replication
 import Schema
 import Storage
 
@@ -22,7 +23,12 @@ public final class App {
     home = try Home.prepare(Home.resolve(option: global.home, environment: environment))
     db = try VitalSchema.open(path: home.databasePath)
     chmod(home.databasePath, 0o600)
+    if let command = Self.commandName { ChangeJournal.begin(db, command: command) }
   }
+
+  /// The running command's name (`donor edit`), set once parsing found it: the writes a command
+  /// makes are one change in the undo journal.
+  nonisolated(unsafe) public static var commandName: String?
 
   /// `VITAL_NOW` replaces the system clock when set; `TZ` names the local zone.
   public static func clock(_ environment: [String: String]) throws -> (Date, TimeZone) {

@@ -18,6 +18,7 @@ extension ParsableCommand {
       }
       exit(withError: error)
     }
+    App.commandName = commandPath(to: type(of: command))
     do {
       if var asyncCommand = command as? AsyncParsableCommand {
         try await asyncCommand.run()
@@ -31,6 +32,21 @@ extension ParsableCommand {
       Output.error(CommandLineErrors.message(for: error))
       Foundation.exit(1)
     }
+  }
+}
+
+extension ParsableCommand {
+  /// The names from the root to `target` (`donor edit`), as the undo journal shows them.
+  static func commandPath(to target: ParsableCommand.Type) -> String? {
+    func walk(_ command: ParsableCommand.Type, _ path: [String]) -> [String]? {
+      if command == target { return path }
+      for sub in command.configuration.subcommands {
+        let name = sub.configuration.commandName ?? String(describing: sub).lowercased()
+        if let found = walk(sub, path + [name]) { return found }
+      }
+      return nil
+    }
+    return walk(self, []).map { $0.joined(separator: " ") }
   }
 }
 

@@ -96,10 +96,55 @@ public struct HLC: Comparable, Hashable, Sendable, CustomStringConvertible {
 /// wins. Node ids are part of the clock, so two different writes never tie; the same write
 /// seen twice compares equal and changes nothing.
 public enum FieldMerge {
-  /// The name of the field that marks a record deleted. A deleted record stays deleted: a
-  /// tombstone wins over every edit, earlier or later, so all replicas agree without asking
-  /// which edit "came after" a delete they had not seen.
+  /// The name of the field that says whether a record exists: 1 deleted, 2 withdrawn (an
+  /// import taken back by an undo), 0 restored (a delete taken back). It merges like any field.
+  /// A deleted record stays deleted whatever edits arrive, earlier or later, so all replicas
+  /// agree without asking which edit "came after" a delete they had not seen; only a newer
+  /// restore brings it back.
   public static let deleted = "_deleted"
+  /// Local clock keys for the other two values of `_deleted` (the clocks text keeps no values).
+  public static let withdrawn = "_withdrawn"
+  public static let restored = "_restored"
+
+  /// The value of `_deleted`.
+  public enum Deletion: Sendable, Equatable {
+    case deleted, withdrawn, restored
+
+    /// Reads a received value: 0 restores, 2 withdraws, anything else deletes.
+    public init(_ value: DatabaseValue) {
+      switch value {
+      case .integer(0): self = .restored
+      case .real(let number) where number == 0: self = .restored
+      case .integer(2): self = .withdrawn
+      case .real(let number) where number == 2: self = .withdrawn
+      default: self = .deleted
+      }
+    }
+
+    public var value: DatabaseValue {
+      switch self {
+      case .deleted: .integer(1)
+      case .withdrawn: .integer(2)
+      case .restored: .integer(0)
+      }
+    }
+
+    var clockKey: String {
+      switch self {
+      case .deleted: FieldMerge.deleted
+      case .withdrawn: FieldMerge.withdrawn
+      case .restored: FieldMerge.restored
+      }
+    }
+  }
+
+  /// The newest value of `_deleted` held in `clocks`, if any.
+  public static func deletion(in clocks: [String: HLC]) -> (kind: Deletion, hlc: HLC)? {
+    let marks: [(Deletion, HLC)] = [Deletion.deleted, .withdrawn, .restored].compactMap { kind in
+      clocks[kind.clockKey].map { (kind, $0) }
+    }
+    return marks.max { $0.1 < $1.1 }.map { (kind: $0.0, hlc: $0.1) }
+  }
 
   public static func wins(_ incoming: HLC, over current: HLC?) -> Bool {
     guard let current else { return true }

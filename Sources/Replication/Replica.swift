@@ -26,9 +26,24 @@ public struct Replica {
     try db.transaction { db in
       let hlc = try tick()
       let before = try spanDays(dataset, id)
+      if ChangeJournal.isOpen(db) {
+        let old = try values(dataset, id, fields: Array(fields.keys))
+        try journal.note(
+          old == nil ? .create : .edit, dataset, id: id, hlc: hlc, fields: Array(fields.keys), before: old ?? [:],
+          at: now)
+      }
       try store(dataset, id: id, fields, untracked: untracked)
       if dataset.span != nil { try noteChanged(dataset, Set(before + spanDays(dataset, id))) }
       var clocks = try self.clocks(dataset, id)
+      if let state = FieldMerge.deletion(in: clocks), state.kind != .restored {
+        // Written again after a delete (an id made from content: a source, a dose): it is back,
+        // and every device must hear so.
+        for key in [FieldMerge.deleted, FieldMerge.withdrawn] { clocks[key] = nil }
+        clocks[FieldMerge.restored] = hlc
+        try db.execute(
+          "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, ?, ?, ?, 0, ?)",
+          accountID, dataset.name, id, FieldMerge.deleted, hlc.description)
+      }
       for (field, value) in fields {
         clocks[field] = hlc
         try db.execute(
@@ -44,8 +59,13 @@ public struct Replica {
     try db.transaction { db in
       let hlc = try tick()
       try noteChanged(dataset, spanDays(dataset, id))
+      if ChangeJournal.isOpen(db), let old = try values(dataset, id, fields: dataset.fields) {
+        try journal.note(.delete, dataset, id: id, hlc: hlc, fields: [], before: old, at: now)
+      }
       try db.execute("DELETE FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", id, accountID)
       var clocks = try self.clocks(dataset, id)
+      clocks[FieldMerge.restored] = nil
+      clocks[FieldMerge.withdrawn] = nil
       clocks[FieldMerge.deleted] = hlc
       try db.execute(
         "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, ?, ?, ?, 1, ?)",
@@ -61,15 +81,23 @@ public struct Replica {
   public func insertNew(_ dataset: Dataset, _ records: [(id: String, values: [DatabaseValue])]) throws -> Int {
     guard !records.isEmpty else { return 0 }
     return try db.transaction { db in
-      let hlc = try tick().description
+      let clock = try tick()
+      let hlc = clock.description
       let names = [dataset.key, "account_id"] + dataset.fields.map { "\"\($0)\"" }
       // Three statements, each prepared once and bound with what stays the same once: per
       // record only the id and the values are bound (imports insert millions).
+      // A record whose import an undo took back comes back when imported again; one deleted by
+      // hand stays deleted.
       let row = try db.statement(
-        "INSERT OR IGNORE INTO sync_row (account_id, dataset, row_id, clocks) VALUES (?, ?, ?, ?)")
+        """
+        INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES (?1, ?2, ?3, ?4)
+        ON CONFLICT (account_id, dataset, row_id) DO UPDATE SET clocks = ?4 || ';\(FieldMerge.restored)=' || ?5
+        WHERE sync_row.clocks LIKE '%\(FieldMerge.withdrawn)=%'
+        """)
       try row.bind(.text(accountID), at: 1)
       try row.bind(.text(dataset.name), at: 2)
       try row.bind(.text("*=\(hlc)"), at: 4)
+      try row.bind(.text(hlc), at: 5)
       let insert = try db.statement(
         "INSERT INTO \(dataset.table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
       )
@@ -110,6 +138,7 @@ public struct Replica {
         }
       }
       try noteChanged(dataset, days.sorted())
+      if inserted > 0 { try journal.note(.import, dataset, id: "", hlc: clock, fields: [], at: now) }
       return inserted
     }
   }
@@ -162,33 +191,49 @@ public struct Replica {
     var clocks = try self.clocks(dataset, id)
     let seenBefore = !clocks.isEmpty
     if observeClock, let newest = incoming.values.map(\.hlc).max() { try observe(newest) }
-    if clocks[FieldMerge.deleted] != nil { return false }
-    if let tombstone = incoming[FieldMerge.deleted] {
-      try noteChanged(dataset, spanDays(dataset, id))
-      try db.execute("DELETE FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", id, accountID)
-      clocks[FieldMerge.deleted] = tombstone.hlc
-      try save(dataset, id, clocks)
-      return true
+    // `_deleted` is a field like the others: its newest value says whether the record exists.
+    // Edits never bring a deleted record back; only a restore (value 0) does.
+    var revived = false
+    var markerChanged = false
+    let state = FieldMerge.deletion(in: clocks)
+    if let marker = incoming[FieldMerge.deleted], FieldMerge.wins(marker.hlc, over: state?.hlc) {
+      let kind = FieldMerge.Deletion(marker.value)
+      for key in [FieldMerge.deleted, FieldMerge.withdrawn, FieldMerge.restored] { clocks[key] = nil }
+      clocks[kind.clockKey] = marker.hlc
+      markerChanged = true
+      if kind == .restored {
+        revived = state.map { $0.kind != .restored } ?? false
+      } else {
+        try noteChanged(dataset, spanDays(dataset, id))
+        try db.execute("DELETE FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", id, accountID)
+        try save(dataset, id, clocks)
+        return true
+      }
+    } else if let state, state.kind != .restored {
+      return false
     }
     var winners: [String: DatabaseValue] = [:]
     for (field, change) in incoming where dataset.fields.contains(field) {
-      if FieldMerge.wins(change.hlc, over: clocks[field]) {
+      if revived || FieldMerge.wins(change.hlc, over: clocks[field]) {
         winners[field] = change.value
         clocks[field] = change.hlc
       }
     }
-    guard !winners.isEmpty else { return false }
+    guard !winners.isEmpty else {
+      if markerChanged { try save(dataset, id, clocks) }
+      return markerChanged
+    }
     if let span = dataset.span {
       var days = seenBefore ? try spanDays(dataset, id) : []
-      try store(dataset, id: id, winners, untracked: untracked, probablyNew: !seenBefore)
-      if !seenBefore, let start = winners[span.start], let end = winners[span.end] {
+      try store(dataset, id: id, winners, untracked: untracked, probablyNew: !seenBefore || revived)
+      if !seenBefore || revived, let start = winners[span.start], let end = winners[span.end] {
         days += Self.days(start: start, end: end)
       } else {
         days += try spanDays(dataset, id)
       }
       try noteChanged(dataset, Set(days))
     } else {
-      try store(dataset, id: id, winners, untracked: untracked, probablyNew: !seenBefore)
+      try store(dataset, id: id, winners, untracked: untracked, probablyNew: !seenBefore || revived)
     }
     try save(dataset, id, clocks)
     return true
@@ -201,79 +246,11 @@ public struct Replica {
       accountID) == 1
   }
 
-  // MARK: The outbox
-
-  public struct Pending: Sendable {
-    public let seq: Int64
-    public let dataset: String
-    public let id: String
-    public let field: String
-    public let value: DatabaseValue
-    public let hlc: HLC
-  }
-
-  /// The oldest `limit` outbox entries; a whole-record entry becomes one entry per field of its
-  /// dataset in `datasets`, each with the value and clock the record holds now.
-  public func pending(limit: Int, in datasets: [Dataset]) throws -> [Pending] {
-    let raw = try db.query(
-      "SELECT seq, dataset, row_id, field, value, hlc FROM sync_outbox WHERE account_id = ? ORDER BY seq LIMIT ?",
-      accountID, limit
-    ) { row in
-      guard let hlc = HLC(try row.get(5, as: String.self)) else {
-        throw StorageError.typeMismatch(column: "hlc", expected: "a clock reading", sql: nil)
-      }
-      return Pending(
-        seq: try row.get(0), dataset: try row.get(1), id: try row.get(2), field: try row.get(3), value: row[4], hlc: hlc
-      )
-    }
-    guard raw.contains(where: { $0.field == "*" }) else { return raw }
-    var expanded: [Pending] = []
-    for entry in raw {
-      guard entry.field == "*", let dataset = datasets.named(entry.dataset) else {
-        expanded.append(entry)
-        continue
-      }
-      let clocks = try self.clocks(dataset, entry.id)
-      let columns = dataset.fields.map { "\"\($0)\"" }.joined(separator: ", ")
-      guard
-        let values = try db.queryFirst(
-          "SELECT \(columns) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", entry.id, accountID,
-          row: { row in (0..<row.count).map { row[$0] } })
-      else {
-        // Deleted: the tombstone travels (requeued records include deleted ones; a record
-        // forgotten as a cache has no tombstone and is not sent).
-        if let tombstone = clocks[FieldMerge.deleted] {
-          expanded.append(
-            Pending(
-              seq: entry.seq, dataset: entry.dataset, id: entry.id, field: FieldMerge.deleted, value: .integer(1),
-              hlc: tombstone))
-        }
-        continue
-      }
-      for (field, value) in zip(dataset.fields, values) {
-        expanded.append(
-          Pending(
-            seq: entry.seq, dataset: entry.dataset, id: entry.id, field: field, value: value,
-            hlc: clocks[field] ?? entry.hlc))
-      }
-    }
-    return expanded
-  }
-
-  public func pendingCount() throws -> Int {
-    try db.scalar(Int.self, "SELECT count(*) FROM sync_outbox WHERE account_id = ?", accountID) ?? 0
-  }
-
-  /// Drops outbox entries up to `seq`: the server has them.
-  public func acknowledge(upTo seq: Int64) throws {
-    try db.execute("DELETE FROM sync_outbox WHERE account_id = ? AND seq <= ?", accountID, seq)
-  }
-
   // MARK: Internals
 
   /// Updates the row, or inserts it when there is none. `probablyNew` (no clocks seen for it)
   /// tries the insert first: a first sync inserts every row, and one statement beats two.
-  private func store(
+  func store(
     _ dataset: Dataset, id: String, _ fields: [String: DatabaseValue], untracked: [String: DatabaseValue],
     probablyNew: Bool = false
   ) throws {

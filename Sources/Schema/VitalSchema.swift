@@ -44,6 +44,8 @@ public enum VitalSchema {
       "0011_health_sources",
       creating: [HealthStore.sources, HealthStore.counted, HealthStore.countedState, Replica.changedDays],
       then: HealthStore.noteSourcesOfStoredSamples),
+    // Every command's changes are journaled on the device that made them, for `vital undo`.
+    Migration("0012_change_journal", creating: [ChangeJournal.changes, ChangeJournal.steps, ChangeJournal.before]),
   ])
 
   /// Every synced dataset, in the order a new device applies them (blobs before the profile

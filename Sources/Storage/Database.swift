@@ -15,6 +15,9 @@ public final class Database {
   /// (often the same literal, so the same storage) is cheaper than hashing it.
   private var lastStatement: Statement?
   var transactionDepth = 0
+  /// What the program says about the work done on this connection (the command that runs, say).
+  /// Storage keeps it for the layers above and never reads it.
+  public var labels: [String: String] = [:]
 
   public struct Options: Sendable {
     public var readOnly = false

@@ -37,7 +37,22 @@ import Testing
         case 0, 1: _ = try device.donation(place: "centre \(code)")
         case 2: if let target { try device.replica.write(.donation, id: target, ["place": .text("moved \(code)")]) }
         case 3: if let target { try device.replica.write(.donation, id: target, ["status": .text("cancelled")]) }
-        case 4: if let target { try device.replica.delete(.donation, id: target) }
+        case 4:
+          // Half the time a delete seen here is taken back (an undo): the restore must win
+          // everywhere over the delete it follows, and lose to a later one.
+          let deleted = try device.db.query(
+            "SELECT row_id FROM sync_row WHERE dataset = 'donation' AND clocks LIKE '%_deleted=%' ORDER BY row_id"
+          ) { try $0.get(0, as: String.self) }
+          if code / 3 % 2 == 0, !deleted.isEmpty {
+            try device.replica.restore(
+              .donation, id: deleted[code / 21 % deleted.count],
+              [
+                "kind": .text("plasma"), "status": .text("completed"), "scheduled_at": .null,
+                "completed_at": .text("2026-01-02T10:00:00.000Z"), "place": .text("restored \(code)"), "notes": .null,
+              ])
+          } else if let target {
+            try device.replica.delete(.donation, id: target)
+          }
         case 5: try device.replica.write(.profile, id: "profile-shared", ["surname": .text("s\(code)")])
         default: try await device.sync()
         }

@@ -15,6 +15,9 @@ public enum DonationError: Error, Equatable, CustomStringConvertible {
   case completedInFuture
   case emptyPlace
   case duringPeriod(start: String, from: String)
+  case sameDay(id: String, day: String)
+  case appointmentAhead(String)
+  case breaksAppointment(String, because: String)
 
   public var description: String {
     switch self {
@@ -43,6 +46,15 @@ public enum DonationError: Error, Equatable, CustomStringConvertible {
       return "donation \(id.prefix(8)) is \(status), not scheduled"
     case .completedInFuture:
       return "a donation cannot be completed in the future; pass --at with a past time"
+    case .sameDay(let id, let day):
+      return
+        "there is already a donation of this kind on \(day) (\(id.prefix(8))); to correct it use 'vital donor edit \(id.prefix(8))', or add --force if you did donate twice"
+    case .appointmentAhead(let day):
+      return
+        "that appointment is on \(day), still ahead; if you donated early, say when with --at, or move it with 'vital donor edit'"
+    case .breaksAppointment(let id, let reason):
+      return
+        "that would no longer allow your appointment \(id.prefix(8)): \(reason); move or cancel the appointment first"
     case .emptyPlace:
       return "give the place of the donation with --place"
     }

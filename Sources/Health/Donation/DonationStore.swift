@@ -53,17 +53,16 @@ public struct DonationStore {
       ?? 0
   }
 
+  static let lookup = RecordLookup(kind: "donation", listCommand: "vital donor history", table: "donation")
+
   /// A donation by id or by an unambiguous prefix of at least 4 characters, as git takes hashes.
   public func find(_ idOrPrefix: String) throws -> Donation {
-    let key = idOrPrefix.lowercased()
-    guard key.count >= 4, key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-      throw DonationError.notFound(idOrPrefix)
-    }
-    let matches = try db.query(
-      "SELECT \(Self.columns) FROM donation WHERE account_id = ? AND substr(id, 1, ?) = ? LIMIT 2",
-      account.id, key.count, key, row: Self.donation)
-    guard matches.count == 1 else { throw DonationError.notFound(idOrPrefix) }
-    return matches[0]
+    let id = try Self.lookup.id(idOrPrefix, account: account.id, in: db)
+    guard
+      let donation = try db.queryFirst(
+        "SELECT \(Self.columns) FROM donation WHERE account_id = ? AND id = ?", account.id, id, row: Self.donation)
+    else { throw RecordLookup.Failure.notFound(kind: "donation", id: idOrPrefix, listCommand: "vital donor history") }
+    return donation
   }
 
   // MARK: Appointments
@@ -73,9 +72,6 @@ public struct DonationStore {
   public func book(at: Date, place: String, kind: DonationKind, profile: Profile) throws -> Donation {
     let place = place.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !place.isEmpty else { throw DonationError.emptyPlace }
-    guard at > now else { throw DonationError.inThePast }
-    let limit = calendar.date(byAdding: .year, value: 1, to: now)!
-    guard at <= limit else { throw DonationError.tooFarAhead(limit: LocalDate(limit, in: calendar).description) }
     if let existing = try scheduled() {
       throw DonationError.alreadyScheduled(
         id: existing.id, at: existing.scheduledAt.map { LocalDate($0, in: calendar).description } ?? "?")
@@ -84,13 +80,33 @@ public struct DonationStore {
     guard let questionnaire, calendar.dateComponents([.day], from: questionnaire.takenAt, to: now).day! <= 30 else {
       throw DonationError.noQuestionnaire
     }
-    if !questionnaire.eligible {
+    try checkAppointment(at: at, kind: kind, profile: profile, questionnaire: questionnaire)
+    let donation = Donation(kind: kind, status: .scheduled, scheduledAt: at, completedAt: nil, place: place)
+    try insert(donation)
+    return donation
+  }
+
+  /// What every appointment time must pass, when booked and when moved: ahead but within a
+  /// year, allowed by the questionnaire, after the intervals since earlier donations (not
+  /// counting `excluding`, the appointment being moved), and not just after a period.
+  func checkAppointment(
+    at: Date, kind: DonationKind, profile: Profile, questionnaire: Questionnaire.Result?, excluding: String? = nil,
+    timing: Bool = true
+  ) throws {
+    if timing {
+      guard at > now else { throw DonationError.inThePast }
+      let limit = calendar.date(byAdding: .year, value: 1, to: now)!
+      guard at <= limit else { throw DonationError.tooFarAhead(limit: LocalDate(limit, in: calendar).description) }
+    }
+    if let questionnaire, !questionnaire.eligible {
       guard let until = questionnaire.deferredUntil, at >= until else {
         throw DonationError.questionnaireDeferred(
           until: questionnaire.deferredUntil.map { LocalDate($0, in: calendar).description })
       }
     }
-    let (recent, ever) = try recentHistory()
+    let history = try recentHistory()
+    let recent = history.donations.filter { $0.id != excluding }
+    let ever = history.everDonated
     let verdict = Eligibility.evaluate(
       history: recent, everDonated: ever, profile: profile, kind: kind, questionnaire: nil, now: now, calendar: calendar
     )
@@ -104,9 +120,6 @@ public struct DonationStore {
       throw DonationError.duringPeriod(
         start: period.start.description, from: period.start.adding(days: Self.daysAfterPeriod + 1).description)
     }
-    let donation = Donation(kind: kind, status: .scheduled, scheduledAt: at, completedAt: nil, place: place)
-    try insert(donation)
-    return donation
   }
 
   /// The donor app's rule: no donation within 5 days after a period started.
@@ -123,8 +136,12 @@ public struct DonationStore {
   /// is still ahead).
   public func complete(_ idOrPrefix: String?, at: Date?) throws -> Donation {
     var donation = try target(idOrPrefix)
-    let when = at ?? min(donation.scheduledAt ?? now, now)
+    if at == nil, let scheduled = donation.scheduledAt, scheduled > now {
+      throw DonationError.appointmentAhead(LocalDate(scheduled, in: calendar).description)
+    }
+    let when = at ?? donation.scheduledAt ?? now
     guard when <= now else { throw DonationError.completedInFuture }
+    try checkNoOther(on: when, kind: donation.kind, excluding: donation.id)
     donation.status = .completed
     donation.completedAt = when
     try update(donation)
@@ -132,10 +149,13 @@ public struct DonationStore {
   }
 
   /// Adds a donation made in the past (before Vital, or elsewhere).
-  public func record(at: Date, place: String, kind: DonationKind, notes: String?) throws -> Donation {
+  public func record(at: Date, place: String, kind: DonationKind, notes: String?, force: Bool = false) throws
+    -> Donation
+  {
     let place = place.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !place.isEmpty else { throw DonationError.emptyPlace }
     guard at <= now else { throw DonationError.completedInFuture }
+    if !force { try checkNoOther(on: at, kind: kind) }
     let donation = Donation(
       kind: kind, status: .completed, scheduledAt: nil, completedAt: at, place: place, notes: notes)
     try insert(donation)

@@ -69,8 +69,11 @@ public final class AppleHealthImport {
     let head = (try? handle.read(upToCount: 4)) ?? Data()
     guard !head.isEmpty else { throw HealthImportError.empty(name) }
     let (database, accountID, now) = (self.path, self.accountID, self.now)
+    // The writer's connection carries this one's labels: its writes belong to the same change.
+    let labels = db.labels
     let writer = BatchWriter<ImportSink.Batch, ImportSink.Counts>(
-      name: "vital import writer", open: { try ImportSink(path: database, accountID: accountID, now: now) },
+      name: "vital import writer",
+      open: { try ImportSink(path: database, accountID: accountID, now: now, labels: labels) },
       write: { try $0.write($1) }, close: { $0.counts })
     self.writer = writer
     defer {

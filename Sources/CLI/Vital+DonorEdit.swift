@@ -1,0 +1,95 @@
+import ArgumentParser
+import CLICore
+import Foundation
+import Health
+
+extension Vital.Donor {
+  struct Show: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "Show one donation or appointment.",
+      discussion: """
+        Examples:
+          vital donor show 3f2a
+          vital donor show 3f2a --json
+        """)
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The donation's id, or its first characters (see 'vital donor history').") var id: String
+
+    func run() async throws {
+      let c = try DonorContext(global)
+      let d = try c.store.find(id)
+      try c.app.output.show(c.app.json(d)) {
+        var table = TextTable(["field", "value"])
+        table.add(["id", d.id])
+        table.add(["kind", d.kind.rawValue])
+        table.add(["status", d.status.rawValue])
+        table.add(["scheduled_at", c.app.human(d.scheduledAt)])
+        table.add(["completed_at", c.app.human(d.completedAt)])
+        table.add(["place", d.place])
+        table.add(["notes", d.notes ?? "-"])
+        return table.text
+      }
+    }
+  }
+
+  struct Edit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "edit", abstract: "Correct a donation or move an appointment: only the given fields change.",
+      discussion: """
+        Fields: --at (when it happened, or is to happen), --kind, --place, --notes ('' clears). \
+        The rules of 'record' and 'book' are checked again: a donation cannot move onto a day \
+        with another of its kind (--force if you did donate twice), and an appointment must stay \
+        allowed by the intervals since your donations.
+
+        Examples:
+          vital donor edit 3f2a --place "DRK Mitte"
+          vital donor edit 3f2a --at 2026-06-10T09:30 --kind plasma
+          vital donor edit 3f2a --notes ''
+        """)
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The donation's id, or its first characters (see 'vital donor history').") var id: String
+    @Option(help: "When it happened or is to happen, e.g. 2026-06-10T09:30.") var at: DateTimeArgument?
+    @Option(help: "whole-blood, plasma, platelets or double-red.") var kind: DonationKind?
+    @Option(help: "Where.") var place: String?
+    @Option(help: "Anything to remember about it ('' clears it).") var notes: String?
+    @Flag(help: "Allow a second donation of the same kind on one day.") var force = false
+
+    func validate() throws {
+      if at == nil && kind == nil && place == nil && notes == nil {
+        throw ValidationError("say what to change: --at, --kind, --place or --notes")
+      }
+    }
+
+    func run() async throws {
+      let c = try DonorContext(global)
+      let changes = DonationStore.Changes(
+        at: try at.map(c.app.instant), kind: kind, place: place, notes: notes.map { $0.isEmpty ? nil : $0 })
+      let donation = try c.store.edit(id, changes, profile: c.profile, force: force)
+      try c.app.output.show(c.app.json(donation)) { "edited: \(c.app.line(donation))" }
+    }
+  }
+
+  struct Delete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "delete", abstract: "Delete a donation or appointment for good ('vital undo' brings it back).",
+      discussion: """
+        Examples:
+          vital donor delete 3f2a          # asks first on a terminal
+          vital donor delete 3f2a --yes
+        """,
+      aliases: ["rm", "remove"])
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The donation's id, or its first characters (see 'vital donor history').") var id: String
+    @Flag(help: "Do not ask.") var yes = false
+
+    func run() async throws {
+      let c = try DonorContext(global)
+      let donation = try c.store.find(id)
+      guard try Confirmation.ask("Delete \(c.app.line(donation))?", yes: yes) else {
+        throw Confirmation.Refused(description: "nothing deleted")
+      }
+      _ = try c.store.delete(donation.id)
+      try c.app.output.show(c.app.json(donation)) { "deleted: \(c.app.line(donation))" }
+    }
+  }
+}

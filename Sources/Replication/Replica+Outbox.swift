@@ -1,0 +1,77 @@
+import Foundation
+import Storage
+
+/// What waits to be sent: read in order, acknowledged once the server has it.
+extension Replica {
+  public struct Pending: Sendable {
+    public let seq: Int64
+    public let dataset: String
+    public let id: String
+    public let field: String
+    public let value: DatabaseValue
+    public let hlc: HLC
+  }
+
+  /// The oldest `limit` outbox entries; a whole-record entry becomes one entry per field of its
+  /// dataset in `datasets`, each with the value and clock the record holds now.
+  public func pending(limit: Int, in datasets: [Dataset]) throws -> [Pending] {
+    let raw = try db.query(
+      "SELECT seq, dataset, row_id, field, value, hlc FROM sync_outbox WHERE account_id = ? ORDER BY seq LIMIT ?",
+      accountID, limit
+    ) { row in
+      guard let hlc = HLC(try row.get(5, as: String.self)) else {
+        throw StorageError.typeMismatch(column: "hlc", expected: "a clock reading", sql: nil)
+      }
+      return Pending(
+        seq: try row.get(0), dataset: try row.get(1), id: try row.get(2), field: try row.get(3), value: row[4], hlc: hlc
+      )
+    }
+    guard raw.contains(where: { $0.field == "*" }) else { return raw }
+    var expanded: [Pending] = []
+    for entry in raw {
+      guard entry.field == "*", let dataset = datasets.named(entry.dataset) else {
+        expanded.append(entry)
+        continue
+      }
+      let clocks = try self.clocks(dataset, entry.id)
+      let columns = dataset.fields.map { "\"\($0)\"" }.joined(separator: ", ")
+      guard
+        let values = try db.queryFirst(
+          "SELECT \(columns) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", entry.id, accountID,
+          row: { row in (0..<row.count).map { row[$0] } })
+      else {
+        // Deleted: the tombstone travels (requeued records include deleted ones; a record
+        // forgotten as a cache has no tombstone and is not sent).
+        if let state = FieldMerge.deletion(in: clocks), state.kind != .restored {
+          expanded.append(
+            Pending(
+              seq: entry.seq, dataset: entry.dataset, id: entry.id, field: FieldMerge.deleted,
+              value: state.kind.value, hlc: state.hlc))
+        }
+        continue
+      }
+      if let restored = clocks[FieldMerge.restored] {
+        expanded.append(
+          Pending(
+            seq: entry.seq, dataset: entry.dataset, id: entry.id, field: FieldMerge.deleted,
+            value: FieldMerge.Deletion.restored.value, hlc: restored))
+      }
+      for (field, value) in zip(dataset.fields, values) {
+        expanded.append(
+          Pending(
+            seq: entry.seq, dataset: entry.dataset, id: entry.id, field: field, value: value,
+            hlc: clocks[field] ?? entry.hlc))
+      }
+    }
+    return expanded
+  }
+
+  public func pendingCount() throws -> Int {
+    try db.scalar(Int.self, "SELECT count(*) FROM sync_outbox WHERE account_id = ?", accountID) ?? 0
+  }
+
+  /// Drops outbox entries up to `seq`: the server has them.
+  public func acknowledge(upTo seq: Int64) throws {
+    try db.execute("DELETE FROM sync_outbox WHERE account_id = ? AND seq <= ?", accountID, seq)
+  }
+}

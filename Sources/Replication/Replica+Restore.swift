@@ -1,0 +1,76 @@
+import Foundation
+import Storage
+
+/// Taking changes back: a deleted record restored, an import withdrawn. Both are ordinary
+/// changes that travel as the `_deleted` field (docs/sync-protocol.md, "The merge rule").
+extension Replica {
+  var journal: ChangeJournal { ChangeJournal(db: db, accountID: accountID) }
+
+  /// The stored values of `fields` of record `id`, or nil when there is no such row.
+  func values(_ dataset: Dataset, _ id: String, fields: [String]) throws -> [String: DatabaseValue]? {
+    guard !fields.isEmpty else {
+      return try exists(dataset, id: id) ? [:] : nil
+    }
+    let columns = fields.map { "\"\($0)\"" }.joined(separator: ", ")
+    return try db.queryFirst(
+      "SELECT \(columns) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", id, accountID
+    ) { row in
+      Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($0.element, row[$0.offset]) })
+    }
+  }
+
+  /// Whether record `id` is deleted here (by hand, or withdrawn with its import).
+  public func isDeleted(_ dataset: Dataset, id: String) throws -> Bool {
+    guard let state = FieldMerge.deletion(in: try clocks(dataset, id)) else { return false }
+    return state.kind != .restored
+  }
+
+  /// Brings a deleted record back with `fields` (every field of the dataset): each field gets a
+  /// new clock, and `_deleted` goes out as 0, newer than the delete, so every device restores it.
+  public func restore(_ dataset: Dataset, id: String, _ fields: [String: DatabaseValue]) throws {
+    precondition(Set(fields.keys) == Set(dataset.fields), "a restore names every field of \(dataset.name)")
+    try db.transaction { db in
+      let hlc = try tick()
+      try journal.note(.restore, dataset, id: id, hlc: hlc, fields: dataset.fields, at: now)
+      try db.execute("DELETE FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", id, accountID)
+      try store(dataset, id: id, fields, untracked: [:])
+      if dataset.span != nil { try noteChanged(dataset, spanDays(dataset, id)) }
+      var clocks = try self.clocks(dataset, id)
+      for key in [FieldMerge.deleted, FieldMerge.withdrawn] { clocks[key] = nil }
+      clocks[FieldMerge.restored] = hlc
+      for field in dataset.fields { clocks[field] = hlc }
+      try save(dataset, id, clocks)
+      try db.execute(
+        "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, ?, ?, '*', NULL, ?)",
+        accountID, dataset.name, id, hlc.description)
+    }
+  }
+
+  /// Takes back the records a bulk insert stamped with `hlc` and that nothing changed since:
+  /// they are deleted with `_deleted` = 2, so importing them again brings them back (a delete
+  /// by hand stays). Returns how many.
+  public func withdraw(_ dataset: Dataset, importedAt hlc: String) throws -> Int {
+    try db.transaction { db in
+      let ids = try db.query(
+        "SELECT row_id FROM sync_row WHERE account_id = ? AND dataset = ? AND clocks IN (?, ?)", accountID,
+        dataset.name, "*=\(hlc)", "*=\(hlc);\(FieldMerge.restored)=\(hlc)"
+      ) { try $0.get(0, as: String.self) }
+      guard !ids.isEmpty else { return 0 }
+      let clock = try tick()
+      try journal.note(.withdraw, dataset, id: "", hlc: clock, fields: [], at: now)
+      var days = Set<Int64>()
+      for id in ids {
+        days.formUnion(try spanDays(dataset, id))
+        try db.execute("DELETE FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", id, accountID)
+        try db.execute(
+          "UPDATE sync_row SET clocks = ? WHERE account_id = ? AND dataset = ? AND row_id = ?",
+          "*=\(hlc);\(FieldMerge.withdrawn)=\(clock)", accountID, dataset.name, id)
+        try db.execute(
+          "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, ?, ?, ?, ?, ?)",
+          accountID, dataset.name, id, FieldMerge.deleted, FieldMerge.Deletion.withdrawn.value, clock.description)
+      }
+      try noteChanged(dataset, days.sorted())
+      return ids.count
+    }
+  }
+}
