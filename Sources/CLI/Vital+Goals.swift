@@ -8,7 +8,7 @@ extension Vital {
   struct Goals: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "goals", abstract: "Daily goals for steps and walking or running distance.",
-      subcommands: [Add.self, List.self, Remove.self, Progress.self, Import.self])
+      subcommands: [Add.self, List.self, Show.self, Edit.self, Delete.self, Progress.self, Import.self])
   }
 }
 
@@ -31,8 +31,20 @@ struct GoalsContext {
   }
 
   func line(_ g: Goal) -> String {
-    let target = g.kind == .steps ? "\(Int(g.target)) steps" : String(format: "%.0f m", g.target)
-    return "\(g.id.prefix(12))  \(target)  \(g.title ?? "")"
+    "\(g.id)  \(Self.target(g))  \(g.title ?? "")"
+  }
+
+  static func target(_ g: Goal) -> String {
+    g.kind == .steps ? "\(Int(g.target)) steps" : String(format: "%.0f m", g.target)
+  }
+
+  /// Goals in columns, each id as short as still tells it apart (a catalogue's ids differ at
+  /// their end, so those stay whole).
+  func table(_ goals: [Goal]) -> String {
+    let short = ShortID.prefixes(goals.map(\.id))
+    var table = TextTable(["id", "type", "target", "title"])
+    for g in goals { table.add([short[g.id] ?? g.id, g.kind.rawValue, Self.target(g), g.title ?? ""]) }
+    return table.text
   }
 }
 
@@ -61,20 +73,8 @@ extension Vital.Goals {
       try c.app.output.show(.array(goals.map(c.json))) {
         goals.isEmpty
           ? "No goals; add one with 'vital goals add --type steps --target 8000'."
-          : goals.map(c.line).joined(separator: "\n")
+          : c.table(goals)
       }
-    }
-  }
-
-  struct Remove: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a goal.")
-    @OptionGroup var global: GlobalOptions
-    @Argument(help: "Its id (or the first 4+ characters).") var id: String
-
-    func run() async throws {
-      let c = try GoalsContext(global)
-      let goal = try c.store.remove(id)
-      try c.app.output.show(c.json(goal)) { "removed: \(c.line(goal))" }
     }
   }
 

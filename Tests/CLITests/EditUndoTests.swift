@@ -169,3 +169,47 @@ import Testing
     expectCleanError(try vital.run(["undo", "--yes"]), mentioning: "nothing to undo")
   }
 }
+
+/// Goals: the ids a list prints are ids the other commands take.
+@Suite struct GoalEditTests {
+  let vital: VitalHome
+
+  init() throws {
+    vital = try VitalHome()
+    vital.environment["VITAL_NOW"] = "2026-11-22T09:00:00Z"
+    _ = try vital.run(
+      ["account", "register", "--email", "goals@example.org", "--password-stdin"],
+      stdin: "lilac harbour 1987 teaspoon\n")
+    let imported = try vital.run(["goals", "import", HealthCLITests.fixtures + "/seeds/ihealth_Goals.json"])
+    try #require(imported.status == 0, "\(imported.stderr)")
+  }
+
+  @Test func everyIdTheListPrintsWorksInShowEditAndDelete() throws {
+    let list = try vital.run(["goals", "list"])
+    let lines = list.stdout.split(separator: "\n").dropFirst()  // the header
+    #expect(lines.count == 6)
+    for line in lines {
+      let id = String(try #require(line.split(separator: " ").first))
+      let shown = try vital.run(["goals", "show", id, "--json"])
+      #expect(shown.status == 0, "'\(id)' from the list: \(shown.stderr)")
+    }
+    expectCleanError(try vital.run(["goals", "show", "catalogue-10"]), mentioning: "give more characters")
+  }
+
+  @Test func aGoalIsEditedFieldByFieldAndDeletedWithUndo() throws {
+    let edited = try vital.run(["goals", "edit", "catalogue-1002", "--target", "7500", "--title", "", "--json"])
+    #expect(edited.status == 0, "\(edited.stderr)")
+    let shown = try #require(try vital.run(["goals", "show", "catalogue-1002", "--json"]).object)
+    #expect(shown["target"] as? Double == 7500)
+    #expect(shown["title"] is NSNull)
+    #expect(shown["type"] as? String == "steps")
+    expectCleanError(try vital.run(["goals", "edit", "catalogue-1002", "--target", "0"]), mentioning: "--target")
+    #expect(try vital.run(["goals", "rm", "catalogue-1002", "--yes"]).status == 0)
+    expectCleanError(try vital.run(["goals", "show", "catalogue-1002"]), mentioning: "no goal")
+    #expect(try vital.run(["undo", "--yes"]).status == 0)
+    #expect(try vital.run(["goals", "show", "catalogue-1002", "--json"]).object?["target"] as? Double == 7500)
+    #expect(try vital.run(["undo", "--yes"]).status == 0)
+    #expect(
+      try vital.run(["goals", "show", "catalogue-1002", "--json"]).object?["title"] as? String == "Hard walk steps")
+  }
+}

@@ -60,7 +60,7 @@ import Testing
     #expect(easy["percent"] as? Double == 1500)
     let text = try vital.run(["goals", "progress"]).stdout
     #expect(text.contains("[####################]  125.0%"))
-    #expect(try vital.run(["goals", "remove", "catalogue-1002"]).status == 0)
+    #expect(try vital.run(["goals", "remove", "catalogue-1002", "--yes"]).status == 0)
     #expect((try vital.run(["goals", "list", "--json"]).json as? [Any])?.count == 5)
   }
 }

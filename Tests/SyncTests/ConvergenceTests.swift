@@ -1,5 +1,6 @@
 import Foundation
 import PropertyBased
+import Replication
 import Storage
 import TestServer
 import Testing
@@ -29,6 +30,8 @@ import Testing
           _ = try await device.client.unlock(passphrase: passphrase, token: device.token)
         }
       }
+      // What each device deleted, as it was then: what its undo would restore.
+      var deletedHere: [ObjectIdentifier: [String: [String: DatabaseValue]]] = [:]
       for code in operations {
         let device = devices[code / 7 % 3]
         let local = try device.db.query("SELECT id FROM donation ORDER BY id") { try $0.get(0, as: String.self) }
@@ -40,18 +43,18 @@ import Testing
         case 4:
           // Half the time a delete seen here is taken back (an undo): the restore must win
           // everywhere over the delete it follows, and lose to a later one.
-          let deleted = try device.db.query(
-            "SELECT row_id FROM sync_row WHERE dataset = 'donation' AND clocks LIKE '%_deleted=%' ORDER BY row_id"
-          ) { try $0.get(0, as: String.self) }
-          if code / 3 % 2 == 0, !deleted.isEmpty {
-            try device.replica.restore(
-              .donation, id: deleted[code / 21 % deleted.count],
-              [
-                "kind": .text("plasma"), "status": .text("completed"), "scheduled_at": .null,
-                "completed_at": .text("2026-01-02T10:00:00.000Z"), "place": .text("restored \(code)"), "notes": .null,
-              ])
+          let mine = deletedHere[ObjectIdentifier(device), default: [:]]
+          if code / 3 % 2 == 0, let id = mine.keys.sorted().first, try device.replica.isDeleted(.donation, id: id) {
+            try device.replica.restore(.donation, id: id, mine[id]!)
+            deletedHere[ObjectIdentifier(device)]?[id] = nil
           } else if let target {
+            let columns = Dataset.donation.fields.map { "\"\($0)\"" }.joined(separator: ", ")
+            let values = try device.db.queryFirst("SELECT \(columns) FROM donation WHERE id = ?", target) { row in
+              Dictionary(
+                uniqueKeysWithValues: Dataset.donation.fields.enumerated().map { ($0.element, row[$0.offset]) })
+            }
             try device.replica.delete(.donation, id: target)
+            deletedHere[ObjectIdentifier(device), default: [:]][target] = values
           }
         case 5: try device.replica.write(.profile, id: "profile-shared", ["surname": .text("s\(code)")])
         default: try await device.sync()

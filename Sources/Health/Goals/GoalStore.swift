@@ -51,7 +51,7 @@ public struct GoalStore {
     return goal
   }
 
-  private func write(_ goal: Goal) throws {
+  func write(_ goal: Goal) throws {
     guard goal.target.isFinite, goal.target > 0, goal.target <= 10_000_000 else { throw Failure.badTarget }
     try Replica(db: db, accountID: account.id, now: now).write(
       .goal, id: goal.id,
@@ -61,13 +61,20 @@ public struct GoalStore {
       ])
   }
 
+  static let lookup = RecordLookup(kind: "goal", listCommand: "vital goals list", table: "goal")
+
+  /// A goal by id or unambiguous prefix.
+  public func find(_ idOrPrefix: String) throws -> Goal {
+    let id = try Self.lookup.id(idOrPrefix, account: account.id, in: db)
+    guard let goal = try list().first(where: { $0.id == id }) else { throw Failure.notFound(idOrPrefix) }
+    return goal
+  }
+
   @discardableResult
   public func remove(_ idOrPrefix: String) throws -> Goal {
-    let key = idOrPrefix.lowercased()
-    let matches = try list().filter { key.count >= 4 && $0.id.hasPrefix(key) }
-    guard matches.count == 1 else { throw Failure.notFound(idOrPrefix) }
-    try Replica(db: db, accountID: account.id, now: now).delete(.goal, id: matches[0].id)
-    return matches[0]
+    let goal = try find(idOrPrefix)
+    try Replica(db: db, accountID: account.id, now: now).delete(.goal, id: goal.id)
+    return goal
   }
 
   /// Imports the goals app's catalogue (`{"items":[{"id","title","description","type","goal","reward"}]}`).
