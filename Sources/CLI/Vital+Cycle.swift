@@ -9,7 +9,9 @@ extension Vital {
     static let configuration = CommandConfiguration(
       commandName: "cycle",
       abstract: "Periods, and the next periods, ovulation and fertile window predicted with ranges.",
-      subcommands: [Log.self, Remove.self, List.self, Predict.self, CalendarCommand.self, ImportHealth.self])
+      subcommands: [
+        Log.self, List.self, Show.self, Edit.self, Delete.self, Predict.self, CalendarCommand.self, ImportHealth.self,
+      ])
   }
 }
 
@@ -76,21 +78,6 @@ extension Vital.Cycle {
     }
   }
 
-  struct Remove: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-      commandName: "remove", abstract: "Delete the period that starts on --start.")
-    @OptionGroup var global: GlobalOptions
-    @Option(help: "Its first day, YYYY-MM-DD.") var start: LocalDate
-
-    func run() async throws {
-      let c = try CycleContext(global)
-      let period = try c.store.remove(start: start)
-      try c.app.output.show(c.app.json(period)) {
-        "removed: \(period.start) to \(period.end?.description ?? "ongoing")"
-      }
-    }
-  }
-
   struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "Logged periods, oldest first.")
     @OptionGroup var global: GlobalOptions
@@ -100,10 +87,15 @@ extension Vital.Cycle {
       let periods = try c.store.list()
       try c.app.output.show(.array(periods.map(c.app.json))) {
         guard !periods.isEmpty else { return "No periods logged; add one with 'vital cycle log --start YYYY-MM-DD'." }
-        return periods.map { p in
-          let days = p.length.map { "\($0) days" } ?? "ongoing"
-          return "\(p.start)  \(p.end?.description ?? "          ")  \(days)"
-        }.joined(separator: "\n")
+        let short = ShortID.prefixes(periods.map(\.id))
+        var table = TextTable(["id", "start", "end", "length"])
+        for p in periods {
+          table.add([
+            short[p.id] ?? p.id, p.start.description, p.end?.description ?? "-",
+            p.length.map { "\($0) days" } ?? "ongoing",
+          ])
+        }
+        return table.text
       }
     }
   }

@@ -9,7 +9,10 @@ extension Vital {
     static let configuration = CommandConfiguration(
       commandName: "meds",
       abstract: "Medications: schedules, takes and skips, stock, adherence.",
-      subcommands: [Add.self, List.self, Remove.self, Take.self, Skip.self, Refill.self, Stats.self, History.self])
+      subcommands: [
+        Add.self, List.self, Show.self, Edit.self, Delete.self, Take.self, Skip.self, DoseCommand.self, Refill.self,
+        Stats.self, History.self,
+      ])
   }
 }
 
@@ -20,6 +23,13 @@ struct MedsContext {
   init(_ global: GlobalOptions) throws {
     app = try App(global)
     store = MedicationStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
+  }
+
+  /// `--dose HH:MM`, checked.
+  static func slot(_ text: String?) throws -> TimeOfDay? {
+    guard let text else { return nil }
+    guard let time = TimeOfDay(text) else { throw MedicationError.badTime(text) }
+    return time
   }
 
   func json(_ m: Medication) throws -> JSON {
@@ -38,9 +48,16 @@ struct MedsContext {
       "\(m.name)  \(m.times.map(\.description).joined(separator: ","))  \(days)\(m.dose.map { "  \($0)" } ?? "")\(stock)"
   }
 
+  /// How a person names a recorded dose: `Ibuprofen@2026-11-23T08:00`.
+  func key(_ d: Dose) -> String {
+    let local = ISO8601.string(from: d.scheduledAt, timeZone: app.timeZone)
+    return "\(d.medication)@\(local.prefix(16))"
+  }
+
   func json(_ d: Dose) -> JSON {
     .object([
-      ("scheduled_at", app.iso(d.scheduledAt)), ("medication", .string(d.medication)), ("dose", .optional(d.dose)),
+      ("key", .string(key(d))), ("scheduled_at", app.iso(d.scheduledAt)), ("medication", .string(d.medication)),
+      ("dose", .optional(d.dose)),
       ("status", .string(d.status.rawValue)), ("at", app.iso(d.at)),
     ])
   }
@@ -73,36 +90,41 @@ extension Vital.Meds {
       let c = try MedsContext(global)
       let all = try c.store.list()
       let json = JSON.array(try all.map(c.json))
-      let lines = try all.map(c.line)
-      try c.app.output.show(json) {
-        lines.isEmpty ? "No medications; add one with 'vital meds add NAME --at HH:MM'." : lines.joined(separator: "\n")
+      let short = ShortID.prefixes(all.map(\.id))
+      var table = TextTable(["id", "name", "times", "days", "dose", "stock"])
+      for m in all {
+        table.add([
+          short[m.id] ?? m.id, m.name, m.times.map(\.description).joined(separator: ","),
+          m.days.map { $0.map(\.name).joined(separator: ",") } ?? "daily", m.dose ?? "-",
+          try c.store.currentStock(m).map(String.init) ?? "-",
+        ])
       }
-    }
-  }
-
-  struct Remove: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-      commandName: "remove", abstract: "Remove a medication and its reminders (its dose history stays).")
-    @OptionGroup var global: GlobalOptions
-    @Argument(help: "Its name or id.") var medication: String
-
-    func run() async throws {
-      let c = try MedsContext(global)
-      let m = try c.store.remove(medication)
-      try c.app.output.show(.object([("id", .string(m.id)), ("name", .string(m.name))])) { "removed: \(m.name)" }
+      try c.app.output.show(json) {
+        all.isEmpty ? "No medications; add one with 'vital meds add NAME --at HH:MM'." : table.text
+      }
     }
   }
 
   struct Take: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "take", abstract: "Record the nearest scheduled dose as taken.")
+      commandName: "take", abstract: "Record a scheduled dose as taken.",
+      discussion: """
+        The dose is the earliest one of that day still open within 12 hours (a morning dose \
+        taken late is the morning's, not the evening's), else the nearest open one; --dose \
+        names it. The answer says which one it took.
+
+        Examples:
+          vital meds take Ibuprofen
+          vital meds take Ibuprofen --at 07:30 --dose 08:00
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Its name or id.") var medication: String
     @Option(help: "When you took it (default: now).") var at: DateTimeArgument?
+    @Option(name: .customLong("dose"), help: "Which scheduled dose of that day, HH:MM.") var slot: String?
 
     func run() async throws {
       let c = try MedsContext(global)
-      let taken = try c.store.take(medication, at: try at.map(c.app.instant))
+      let taken = try c.store.take(medication, at: try at.map(c.app.instant), slot: try MedsContext.slot(slot))
       let warning =
         taken.refillDue ? "stock is down to \(taken.stock ?? 0): time to refill ('vital meds refill NAME N')" : nil
       if let warning, c.app.output.json { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
@@ -119,14 +141,15 @@ extension Vital.Meds {
 
   struct Skip: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "skip", abstract: "Record the nearest scheduled dose as skipped.")
+      commandName: "skip", abstract: "Record a scheduled dose as skipped (chosen as 'take' chooses).")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Its name or id.") var medication: String
     @Option(help: "When you decided (default: now).") var at: DateTimeArgument?
+    @Option(name: .customLong("dose"), help: "Which scheduled dose of that day, HH:MM.") var slot: String?
 
     func run() async throws {
       let c = try MedsContext(global)
-      let dose = try c.store.skip(medication, at: try at.map(c.app.instant))
+      let dose = try c.store.skip(medication, at: try at.map(c.app.instant), slot: try MedsContext.slot(slot))
       try c.app.output.show(c.json(dose)) { "skipped: \(dose.medication), dose of \(c.app.human(dose.scheduledAt))" }
     }
   }

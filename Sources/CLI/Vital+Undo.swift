@@ -86,9 +86,17 @@ extension Vital {
       }
       let parts = steps.prefix(3).map { step -> String in
         let fields = step.action == .edit ? " (\(step.fields.joined(separator: ", ")))" : ""
-        return "\(step.action.rawValue) \(kind(step.dataset)) \(step.rowID.prefix(8))\(fields)"
+        return "\(step.action.rawValue) \(kind(step.dataset)) \(shortID(step.rowID))\(fields)"
       }
       return parts.joined(separator: "; ") + (steps.count > 3 ? "; and \(steps.count - 3) more" : "")
+    }
+
+    /// A UUID's first 8 characters; a dose's medication and its time (`3f2a1b9c@1795000000`);
+    /// other ids (a profile's, a catalogue goal's) whole up to 24.
+    static func shortID(_ id: String) -> String {
+      if let at = id.firstIndex(of: "@") { return "\(id[..<at].prefix(8))\(id[at...])" }
+      let uuid = id.count == 36 && id.allSatisfy { $0.isHexDigit || $0 == "-" }
+      return String(id.prefix(uuid ? 8 : 24))
     }
 
     static func kind(_ dataset: String) -> String { dataset.replacingOccurrences(of: "_", with: " ") }

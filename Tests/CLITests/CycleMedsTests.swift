@@ -54,8 +54,8 @@ import Testing
     let badMonth = try vital.run(["cycle", "calendar", "--month", "August"])
     #expect(badMonth.status == 64 && badMonth.stderr.contains("YYYY-MM"))
 
-    #expect(try vital.run(["cycle", "remove", "--start", "2018-08-01"]).status == 0)
-    expectCleanError(try vital.run(["cycle", "remove", "--start", "2018-08-01"]), mentioning: "no period")
+    #expect(try vital.run(["cycle", "remove", "--start", "2018-08-01", "--yes"]).status == 0)
+    expectCleanError(try vital.run(["cycle", "remove", "--start", "2018-08-01", "--yes"]), mentioning: "no period")
   }
 
   @Test func medicationsFromAddToHistory() throws {

@@ -16,12 +16,12 @@ public enum CycleError: Error, Equatable, CustomStringConvertible {
       return "\(day) is in the future; log a period once it has started"
     case .overlaps(let start, let end):
       return
-        "that overlaps the period logged from \(start) to \(end ?? "now (ongoing)"); change that one with 'vital cycle log --start \(start) --end D' or remove it first"
+        "that overlaps the period logged from \(start) to \(end ?? "now (ongoing)"); change that one with 'vital cycle edit \(start) --end D' or delete it first"
     case .stillOngoing(let start):
       return
         "the period from \(start) has no end yet; log its end first with 'vital cycle log --start \(start) --end D'"
     case .notFound(let start):
-      return "no period starts on \(start); see 'vital cycle list'"
+      return "no period '\(start.prefix(40))' (give its id or its first day); see 'vital cycle list'"
     case .noPeriods:
       return "no periods logged yet; log one with 'vital cycle log --start YYYY-MM-DD'"
     case .badCount:

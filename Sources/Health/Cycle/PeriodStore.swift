@@ -33,26 +33,33 @@ public struct PeriodStore {
   /// period, a reversed range and future days are refused.
   @discardableResult
   public func log(start: LocalDate, end: LocalDate?) throws -> Period {
-    if let end, end < start { throw CycleError.endBeforeStart(start: start.description, end: end.description) }
-    for day in [start, end].compactMap({ $0 }) where day > today { throw CycleError.inTheFuture(day.description) }
     return try db.transaction { _ in
       let periods = try list()
       var period = periods.first { $0.start == start } ?? Period(start: start, end: end)
       period.end = end
-      let range = start...(end ?? Self.openEnded)
-      for other in periods where other.id != period.id {
-        let otherRange = other.start...(other.end ?? Self.openEnded)
-        if other.end == nil, other.start < start {
-          throw CycleError.stillOngoing(start: other.start.description)
-        }
-        if range.overlaps(otherRange) {
-          throw CycleError.overlaps(start: other.start.description, end: other.end?.description)
-        }
-      }
+      try check(period, among: periods)
       try replica.write(
         .period, id: period.id,
         ["start": .text(period.start.description), "end": period.end.map(\.description).databaseValue])
       return period
+    }
+  }
+
+  /// What every period must be, logged or edited: in order, not in the future, overlapping no
+  /// other, and not after one still ongoing.
+  func check(_ period: Period, among periods: [Period]) throws {
+    let (start, end) = (period.start, period.end)
+    if let end, end < start { throw CycleError.endBeforeStart(start: start.description, end: end.description) }
+    for day in [start, end].compactMap({ $0 }) where day > today { throw CycleError.inTheFuture(day.description) }
+    let range = start...(end ?? Self.openEnded)
+    for other in periods where other.id != period.id {
+      let otherRange = other.start...(other.end ?? Self.openEnded)
+      if other.end == nil, other.start < start {
+        throw CycleError.stillOngoing(start: other.start.description)
+      }
+      if range.overlaps(otherRange) {
+        throw CycleError.overlaps(start: other.start.description, end: other.end?.description)
+      }
     }
   }
 

@@ -10,6 +10,11 @@ public enum MedicationError: Error, Equatable, CustomStringConvertible {
   case badStock
   case noDoseNear(String)
   case alreadyRecorded(status: String, scheduled: String)
+  case noSuchDose(String, slot: String, times: [TimeOfDay])
+  case badDoseKey(String)
+  case noDose(String)
+  case badDoseStatus
+  case tooFarFromDose(String)
   case inTheFuture
   case badDays
 
@@ -28,6 +33,17 @@ public enum MedicationError: Error, Equatable, CustomStringConvertible {
       return "no scheduled dose of \(name) within 12 hours of that time; pass --at with the time you took it"
     case .alreadyRecorded(let status, let scheduled):
       return "the dose scheduled for \(scheduled) is already recorded as \(status)"
+    case .noSuchDose(let name, let slot, let times):
+      return
+        "\(name) has no dose at \(slot) that day within 12 hours of that time; its times are \(times.map(\.description).joined(separator: ", "))"
+    case .badDoseKey(let key):
+      return "'\(key.prefix(60))' does not name a dose; use NAME@YYYY-MM-DDTHH:MM, its scheduled local time"
+    case .noDose(let key):
+      return "no recorded dose '\(key.prefix(60))'; 'vital meds history' shows them (missed doses have nothing to edit)"
+    case .badDoseStatus: return "--status must be taken or skipped"
+    case .tooFarFromDose(let scheduled):
+      return
+        "that is more than 12 hours from the dose scheduled for \(scheduled), so it would be another dose; delete this one and take that one instead"
     case .inTheFuture: return "that time is in the future; record a dose when it happens"
     case .badDays: return "--days must be between 1 and 3660"
     }

@@ -43,43 +43,29 @@ public struct MedicationStore {
   public func find(_ key: String) throws -> Medication {
     let all = try list()
     if let byName = all.first(where: { $0.name.lowercased() == key.lowercased() }) { return byName }
-    let prefix = key.lowercased()
-    let matches = prefix.count >= 4 ? all.filter { $0.id.hasPrefix(prefix) } : []
-    guard matches.count <= 1 else { throw MedicationError.ambiguous(key) }
-    guard let found = matches.first else { throw MedicationError.notFound(key) }
+    let id: String
+    do {
+      id = try Self.lookup.id(key, account: account.id, in: db)
+    } catch RecordLookup.Failure.notFound {
+      throw MedicationError.notFound(key)
+    }
+    guard let found = all.first(where: { $0.id == id }) else { throw MedicationError.notFound(key) }
     return found
   }
+
+  static let lookup = RecordLookup(kind: "medication", listCommand: "vital meds list", table: "medication")
 
   // MARK: Writes
 
   public func add(
     name: String, times: [String], days: [String]?, dose: String?, stock: Int?, refillAt: Int?
   ) throws -> Medication {
-    let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-      throw MedicationError.emptyName
-    }
-    guard !times.isEmpty else { throw MedicationError.noTimes }
-    var parsedTimes: [TimeOfDay] = []
-    for text in times {
-      guard let time = TimeOfDay(text) else { throw MedicationError.badTime(text) }
-      if !parsedTimes.contains(time) { parsedTimes.append(time) }
-    }
-    var parsedDays: [Weekday]?
-    if let days {
-      parsedDays = try Array(
-        Set(
-          days.flatMap { $0.split(separator: ",") }.map { text in
-            guard let day = Weekday(name: text.trimmingCharacters(in: .whitespaces)) else {
-              throw MedicationError.badDay(String(text))
-            }
-            return day
-          })
-      ).sorted()
-    }
+    let name = try Self.checkedName(name)
+    let parsedTimes = try Self.parseTimes(times)
+    let parsedDays = try days.map(Self.parseDays)
     for n in [stock, refillAt].compactMap({ $0 }) where !(0...100_000).contains(n) { throw MedicationError.badStock }
     let medication = Medication(
-      name: name, times: parsedTimes.sorted(), days: parsedDays, dose: dose?.trimmingCharacters(in: .whitespaces),
+      name: name, times: parsedTimes, days: parsedDays, dose: dose?.trimmingCharacters(in: .whitespaces),
       stock: stock, stockSetAt: stock == nil ? nil : now, refillAt: refillAt, since: now)
     try db.transaction { _ in
       if try list().contains(where: { $0.name.lowercased() == name.lowercased() }) {
@@ -116,35 +102,57 @@ public struct MedicationStore {
     public let refillDue: Bool
   }
 
-  /// Records the nearest scheduled dose as taken and lowers the stock.
-  public func take(_ key: String, at: Date?) throws -> Taken {
+  /// Records a scheduled dose as taken and lowers the stock: the one at `slot` that day, else
+  /// the earliest one still open that day within the window, else the nearest open one.
+  public func take(_ key: String, at: Date?, slot: TimeOfDay? = nil) throws -> Taken {
     let medication = try find(key)
-    let dose = try record(medication, status: .taken, at: at ?? now)
+    let dose = try record(medication, status: .taken, at: at ?? now, slot: slot)
     let stock = try currentStock(medication)
     return Taken(dose: dose, stock: stock, refillDue: stock.map { $0 <= medication.refillThreshold } ?? false)
   }
 
-  public func skip(_ key: String, at: Date?) throws -> Dose {
-    try record(try find(key), status: .skipped, at: at ?? now)
+  public func skip(_ key: String, at: Date?, slot: TimeOfDay? = nil) throws -> Dose {
+    try record(try find(key), status: .skipped, at: at ?? now, slot: slot)
   }
 
-  private func record(_ medication: Medication, status: DoseStatus, at: Date) throws -> Dose {
-    guard at <= now else { throw MedicationError.inTheFuture }
-    let candidates = medication.scheduled(
-      from: at.addingTimeInterval(-Self.window), to: at.addingTimeInterval(Self.window + 1), calendar: calendar)
+  /// Which scheduled dose a take or skip at `at` is for. A take at 14:30 between doses at
+  /// 08:00 and 20:00 is the morning's, if that is still open: people catch up on a dose more
+  /// often than they take the next one early, and the later one would leave the morning missed.
+  func slot(for medication: Medication, at: Date, named slot: TimeOfDay?) throws -> Date {
     let recorded = try events(medication.id)
     func distance(_ t: Date) -> TimeInterval { abs(t.timeIntervalSince(at)) }
-    // The nearest dose; between two equally near, the one not yet recorded, else the earlier.
-    guard
-      let nearest = candidates.filter({ distance($0) <= Self.window }).min(by: {
-        (distance($0), recorded[$0] == nil ? 0 : 1, $0.timeIntervalSince1970)
-          < (distance($1), recorded[$1] == nil ? 0 : 1, $1.timeIntervalSince1970)
-      })
-    else { throw MedicationError.noDoseNear(medication.name) }
-    if let existing = recorded[nearest] {
-      throw MedicationError.alreadyRecorded(
-        status: existing.status.rawValue, scheduled: ISO8601.string(from: nearest, timeZone: calendar.timeZone))
+    let candidates = medication.scheduled(
+      from: at.addingTimeInterval(-Self.window), to: at.addingTimeInterval(Self.window + 1), calendar: calendar
+    ).filter { distance($0) <= Self.window }
+    let day = LocalDate(at, in: calendar)
+    func stamp(_ t: Date) -> String { ISO8601.string(from: t, timeZone: calendar.timeZone) }
+    if let slot {
+      guard
+        let named = candidates.first(where: {
+          let c = calendar.dateComponents([.hour, .minute], from: $0)
+          return LocalDate($0, in: calendar) == day && c.hour == slot.hour && c.minute == slot.minute
+        })
+      else { throw MedicationError.noSuchDose(medication.name, slot: slot.description, times: medication.times) }
+      if let existing = recorded[named] {
+        throw MedicationError.alreadyRecorded(status: existing.status.rawValue, scheduled: stamp(named))
+      }
+      return named
     }
+    let open = candidates.filter { recorded[$0] == nil }
+    if let chosen = open.filter({ LocalDate($0, in: calendar) == day }).min()
+      ?? open.min(by: { (distance($0), $0) < (distance($1), $1) })
+    {
+      return chosen
+    }
+    guard let nearest = candidates.min(by: { (distance($0), $0) < (distance($1), $1) }) else {
+      throw MedicationError.noDoseNear(medication.name)
+    }
+    throw MedicationError.alreadyRecorded(status: recorded[nearest]!.status.rawValue, scheduled: stamp(nearest))
+  }
+
+  private func record(_ medication: Medication, status: DoseStatus, at: Date, slot: TimeOfDay?) throws -> Dose {
+    guard at <= now else { throw MedicationError.inTheFuture }
+    let nearest = try self.slot(for: medication, at: at, named: slot)
     let dose = Dose(
       medicationID: medication.id, medication: medication.name, dose: medication.dose, scheduledAt: nearest,
       status: status, at: at)
