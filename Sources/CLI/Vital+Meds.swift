@@ -109,9 +109,9 @@ extension Vital.Meds {
     static let configuration = CommandConfiguration(
       commandName: "take", abstract: "Record a scheduled dose as taken.",
       discussion: """
-        The dose is the earliest one of that day still open within 12 hours (a morning dose \
-        taken late is the morning's, not the evening's), else the nearest open one; --dose \
-        names it. The answer says which one it took.
+        The dose is the earliest one of that day already due and still open (a morning dose \
+        taken late is the morning's, not the evening's), else the nearest one within 12 hours; \
+        --dose names it. The answer says which one it took.
 
         Examples:
           vital meds take Ibuprofen

@@ -94,7 +94,7 @@ import Testing
         + "2018-08-02T19:30:00+02:00,Levothyroxine,\"50 µg, fasting\",missed,\r\n"
         + "2018-08-03T07:30:00+02:00,Levothyroxine,\"50 µg, fasting\",skipped,2018-08-03T07:45:00+02:00\r\n")
 
-    #expect(try vital.run(["meds", "remove", "levothyroxine"]).status == 0)
+    #expect(try vital.run(["meds", "remove", "levothyroxine", "--yes"]).status == 0)
     #expect((try vital.run(["meds", "list", "--json"]).json as? [Any])?.isEmpty == true)
     expectCleanError(try vital.run(["meds", "take", "levothyroxine"]), mentioning: "no medication")
   }

@@ -103,7 +103,7 @@ public struct MedicationStore {
   }
 
   /// Records a scheduled dose as taken and lowers the stock: the one at `slot` that day, else
-  /// the earliest one still open that day within the window, else the nearest open one.
+  /// the earliest one of that day already due and still open, else the nearest, if open.
   public func take(_ key: String, at: Date?, slot: TimeOfDay? = nil) throws -> Taken {
     let medication = try find(key)
     let dose = try record(medication, status: .taken, at: at ?? now, slot: slot)
@@ -138,16 +138,19 @@ public struct MedicationStore {
       }
       return named
     }
-    let open = candidates.filter { recorded[$0] == nil }
-    if let chosen = open.filter({ LocalDate($0, in: calendar) == day }).min()
-      ?? open.min(by: { (distance($0), $0) < (distance($1), $1) })
-    {
-      return chosen
+    // A dose of that day already due and still open comes first, the earliest of them;
+    // otherwise the nearest dose, which must then be open (a second take right after the
+    // first is a slip, not the next dose twelve hours early).
+    if let due = candidates.filter({ recorded[$0] == nil && $0 <= at && LocalDate($0, in: calendar) == day }).min() {
+      return due
     }
     guard let nearest = candidates.min(by: { (distance($0), $0) < (distance($1), $1) }) else {
       throw MedicationError.noDoseNear(medication.name)
     }
-    throw MedicationError.alreadyRecorded(status: recorded[nearest]!.status.rawValue, scheduled: stamp(nearest))
+    if let existing = recorded[nearest] {
+      throw MedicationError.alreadyRecorded(status: existing.status.rawValue, scheduled: stamp(nearest))
+    }
+    return nearest
   }
 
   private func record(_ medication: Medication, status: DoseStatus, at: Date, slot: TimeOfDay?) throws -> Dose {
