@@ -7,7 +7,7 @@ extension Vital.AreaCommand {
   struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "watch", abstract: "Places to watch: a notice when their phase changes.",
-      subcommands: [Add.self, List.self, Remove.self, Check.self])
+      subcommands: [Add.self, List.self, Show.self, Edit.self, Delete.self, Check.self])
   }
 }
 
@@ -17,6 +17,15 @@ extension Vital.AreaCommand.Watch {
       ("id", .string(w.id)), ("label", .string(w.label)), ("lat", .double(w.point.lat)), ("lon", .double(w.point.lon)),
       ("phase", .string(phase?.rawValue ?? "unknown")),
     ])
+  }
+
+  static func table(_ rows: [(AreaStore.Watch, Phase?)]) -> String {
+    let short = ShortID.prefixes(rows.map(\.0.id))
+    var table = TextTable(["id", "label", "lat", "lon", "phase"])
+    for (w, phase) in rows {
+      table.add([short[w.id] ?? w.id, w.label, "\(w.point.lat)", "\(w.point.lon)", phase?.rawValue ?? "unknown"])
+    }
+    return table.text
   }
 
   struct Add: AsyncParsableCommand {
@@ -47,22 +56,7 @@ extension Vital.AreaCommand.Watch {
       try c.app.output.show(.array(rows.map { Vital.AreaCommand.Watch.json($0.0, phase: $0.1) })) {
         rows.isEmpty
           ? "No watched places; add one with 'vital area watch add --lat X --lon Y --label L'."
-          : rows.map { "\($0.0.label)  \($0.0.point.lat), \($0.0.point.lon)  \($0.1?.rawValue ?? "unknown")" }
-            .joined(separator: "\n")
-      }
-    }
-  }
-
-  struct Remove: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Stop watching a place.")
-    @OptionGroup var global: GlobalOptions
-    @Argument(help: "Its label or id.") var place: String
-
-    func run() async throws {
-      let c = try AreaContext(global)
-      let watch = try c.store.removeWatch(place)
-      try c.app.output.show(.object([("id", .string(watch.id)), ("label", .string(watch.label))])) {
-        "stopped watching \(watch.label)"
+          : Vital.AreaCommand.Watch.table(rows)
       }
     }
   }

@@ -92,4 +92,21 @@ import Testing
     #expect(try vital.run(["meds", "rm", "vitamin d", "--yes"]).status == 0)
     #expect(try json(["meds", "show", id])["name"] as? String == "Levothyroxine")
   }
+
+  @Test func aWatchedPlaceIsRenamedMovedAndDeletedByLabelOrId() throws {
+    let added = try json(["area", "watch", "add", "--lat", "52.52", "--lon", "13.405", "--label", "Home"])
+    let id = try #require(added["id"] as? String)
+    let list = try vital.run(["area", "watch", "list"])
+    #expect(list.stdout.hasPrefix("id"))
+    #expect(list.stdout.contains(String(id.prefix(8))))
+    #expect(try json(["area", "watch", "edit", "home", "--label", "Old home"])["label"] as? String == "Old home")
+    let moved = try json(["area", "watch", "edit", String(id.prefix(6)), "--lat", "48.137"])
+    #expect(moved["lat"] as? Double == 48.137)
+    #expect(moved["lon"] as? Double == 13.405)
+    expectCleanError(try vital.run(["area", "watch", "edit", "Old home", "--label", " "]), mentioning: "label")
+    #expect(try vital.run(["area", "watch", "rm", "old home", "--yes"]).status == 0)
+    expectCleanError(try vital.run(["area", "watch", "show", id]), mentioning: "vital area watch list")
+    #expect(try vital.run(["undo", "--yes"]).status == 0)
+    #expect(try json(["area", "watch", "show", "Old home"])["lat"] as? Double == 48.137)
+  }
 }

@@ -42,12 +42,49 @@ extension AreaStore {
     return watch
   }
 
-  public func removeWatch(_ key: String) throws -> Watch {
+  static let watchLookup = RecordLookup(
+    kind: "watched place", listCommand: "vital area watch list", table: "area_watch")
+
+  /// A watched place by its label (any case) or its id (or an unambiguous prefix).
+  public func findWatch(_ key: String) throws -> Watch {
     let all = try watches()
-    guard
-      let watch = all.first(where: { $0.label.lowercased() == key.lowercased() })
-        ?? all.first(where: { key.count >= 4 && $0.id.hasPrefix(key.lowercased()) })
-    else { throw AreaError.watchNotFound(key) }
+    if let byLabel = all.first(where: { $0.label.lowercased() == key.lowercased() }) { return byLabel }
+    let id: String
+    do {
+      id = try Self.watchLookup.id(key, account: account.id, in: db)
+    } catch RecordLookup.Failure.notFound {
+      throw AreaError.watchNotFound(key)
+    }
+    guard let watch = all.first(where: { $0.id == id }) else { throw AreaError.watchNotFound(key) }
+    return watch
+  }
+
+  /// Renames a watched place or moves it; a moved place takes the phase there now as its new
+  /// baseline, so the move itself is no news.
+  public func editWatch(_ key: String, label: String?, point: GeoPoint?) throws -> Watch {
+    let old = try findWatch(key)
+    var fields: [String: DatabaseValue] = [:]
+    var newLabel = old.label
+    if let label {
+      newLabel = label.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !newLabel.isEmpty, !newLabel.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+      else { throw AreaError.emptyLabel }
+      if newLabel != old.label { fields["label"] = .text(newLabel) }
+    }
+    let newPoint = point ?? old.point
+    if newPoint.lat != old.point.lat { fields["lat"] = .real(newPoint.lat) }
+    if newPoint.lon != old.point.lon { fields["lon"] = .real(newPoint.lon) }
+    let watch = Watch(id: old.id, label: newLabel, point: newPoint)
+    guard !fields.isEmpty else { return watch }
+    try db.transaction { _ in
+      try Replica(db: db, accountID: account.id, now: now).write(.areaWatch, id: watch.id, fields)
+      if fields["lat"] != nil || fields["lon"] != nil { try saveState(watch, phase: try phase(at: newPoint)) }
+    }
+    return watch
+  }
+
+  public func removeWatch(_ key: String) throws -> Watch {
+    let watch = try findWatch(key)
     try db.transaction { db in
       try Replica(db: db, accountID: account.id, now: now).delete(.areaWatch, id: watch.id)
       try db.execute("DELETE FROM area_watch_state WHERE account_id = ? AND watch_id = ?", account.id, watch.id)
