@@ -14,7 +14,9 @@ extension Vital {
         an Apple Watch (or apps) both measured the same minutes, only the source ranked first \
         counts, as in the Health app. 'vital health sources' shows the ranking and changes it.
         """,
-      subcommands: [Import.self, Add.self, Summary.self, Trend.self, Sources.self])
+      subcommands: [
+        Import.self, Add.self, List.self, Show.self, Edit.self, Delete.self, Summary.self, Trend.self, Sources.self,
+      ])
   }
 }
 
@@ -68,7 +70,7 @@ extension Vital.HealthCommand {
       let id = try store.add(type: type, value: value, at: when)
       try app.output.show(
         .object([("id", .string(id)), ("type", .string(type)), ("value", .double(value)), ("at", app.iso(when))])
-      ) { "added \(type) at \(app.human(when))" }
+      ) { "added \(type) at \(app.human(when)) (id \(id.prefix(8)))" }
     }
   }
 
@@ -112,6 +114,9 @@ extension Vital.HealthCommand {
 
 enum HealthJSON {
   static func number(_ d: Double?) -> JSON { d.map { JSON.double(($0 * 100).rounded() / 100) } ?? .null }
+
+  /// `4200`, `3.5`: at most two decimals, none when whole.
+  static func text(_ d: Double) -> String { number(d).serialized() }
 
   static func ratio(_ value: Double?, _ goal: Double?) -> String {
     "\(value.map { String(format: "%.0f", $0) } ?? "-")/\(goal.map { String(format: "%.0f", $0) } ?? "-")"

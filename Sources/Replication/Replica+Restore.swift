@@ -54,8 +54,9 @@ extension Replica {
   public func withdraw(_ dataset: Dataset, importedAt hlc: String) throws -> Int {
     try db.transaction { db in
       let ids = try db.query(
-        "SELECT row_id FROM sync_row WHERE account_id = ? AND dataset = ? AND clocks IN (?, ?)", accountID,
-        dataset.name, "*=\(hlc)", "*=\(hlc);\(FieldMerge.restored)=\(hlc)"
+        // Every field still as the import wrote it (a record deleted and restored since counts).
+        "SELECT row_id FROM sync_row WHERE account_id = ? AND dataset = ? AND (clocks = ? OR clocks GLOB ?)", accountID,
+        dataset.name, "*=\(hlc)", "[*]=\(hlc);\(FieldMerge.restored)=*"
       ) { try $0.get(0, as: String.self) }
       guard !ids.isEmpty else { return 0 }
       let clock = try tick()

@@ -46,13 +46,16 @@ public struct RecordLookup: Sendable {
     guard text.count >= Self.shortest else {
       throw Failure.notFound(kind: kind, id: idOrPrefix, listCommand: listCommand)
     }
-    // Ids are lower-case where they are hex; a prefix typed in capitals still matches.
-    let matches = try db.query(
-      """
-      SELECT \(key) FROM \(table) WHERE account_id = ? AND (substr(\(key), 1, ?2) = ?3 OR substr(\(key), 1, ?2) = lower(?3))
-      ORDER BY \(key) LIMIT 11
-      """, account, text.count, text
-    ) { try $0.get(0, as: String.self) }
+    // A range, so the key's index finds the prefix among millions of samples. Ids are
+    // lower-case where they are hex: a prefix typed in capitals matches too.
+    var matches: [String] = []
+    for prefix in Set([text, text.lowercased()]).sorted() {
+      matches += try db.query(
+        "SELECT \(key) FROM \(table) WHERE account_id = ? AND \(key) >= ? AND \(key) < ? ORDER BY \(key) LIMIT 11",
+        account, prefix, prefix + "\u{10FFFF}"
+      ) { try $0.get(0, as: String.self) }
+    }
+    matches = Array(Set(matches)).sorted()
     switch matches.count {
     case 0: throw Failure.notFound(kind: kind, id: idOrPrefix, listCommand: listCommand)
     case 1: return matches[0]

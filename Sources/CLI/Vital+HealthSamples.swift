@@ -1,0 +1,143 @@
+import ArgumentParser
+import CLICore
+import Core
+import Foundation
+import Health
+
+struct HealthContext {
+  let app: App
+  let store: HealthStore
+
+  init(_ global: GlobalOptions) throws {
+    app = try App(global)
+    store = HealthStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
+  }
+
+  func json(_ s: HealthStore.Sample) -> JSON {
+    .object([
+      ("id", .string(s.id)), ("type", .string(s.name ?? s.type)), ("value", HealthJSON.number(s.value)),
+      ("unit", .optional(s.unit)), ("source", .string(s.source)), ("start", app.iso(s.start)),
+      ("end", app.iso(s.end)), ("manual", .bool(s.isManual)),
+    ])
+  }
+
+  func line(_ s: HealthStore.Sample) -> String {
+    "\(s.id.prefix(12))  \(app.human(s.start))  \(s.name ?? s.type)  \(HealthJSON.text(s.value)) \(s.unit ?? "")"
+  }
+}
+
+extension Vital.HealthCommand {
+  struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "The samples of a day, with their ids, sources and times.",
+      discussion: """
+        Examples:
+          vital health list
+          vital health list --date 2026-11-20 --type steps --json
+        """)
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The day, YYYY-MM-DD (default: today).") var date: LocalDate?
+    @Option(help: "steps, distance-m, active-energy-kcal or exercise-min (default: all).") var type: String?
+
+    func run() async throws {
+      let c = try HealthContext(global)
+      var identifier: String?
+      if let type {
+        guard let kind = HealthType.manual.first(where: { $0.name == type }) else {
+          throw HealthStore.Failure.unknownType(type)
+        }
+        identifier = kind.type
+      }
+      let samples = try c.store.samples(on: date ?? c.app.today, type: identifier)
+      try c.app.output.show(.array(samples.map(c.json))) {
+        guard !samples.isEmpty else { return "No samples on \(date ?? c.app.today)." }
+        let short = ShortID.prefixes(samples.map(\.id), minimum: 8)
+        var table = TextTable(["id", "start", "end", "type", "value", "source"])
+        for s in samples {
+          table.add([
+            short[s.id] ?? s.id, c.app.human(s.start), c.app.human(s.end), s.name ?? s.type,
+            "\(HealthJSON.text(s.value)) \(s.unit ?? "")", s.source,
+          ])
+        }
+        return table.text
+      }
+    }
+  }
+
+  struct Show: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "Show one sample.",
+      discussion: """
+        Examples:
+          vital health show 3f2a
+        """)
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The sample's id, or its first characters (see 'vital health list').") var id: String
+
+    func run() async throws {
+      let c = try HealthContext(global)
+      let s = try c.store.sample(id)
+      try c.app.output.show(c.json(s)) {
+        var table = TextTable(["field", "value"])
+        table.add(["id", s.id])
+        table.add(["type", s.name ?? s.type])
+        table.add(["value", "\(HealthJSON.text(s.value)) \(s.unit ?? "")"])
+        table.add(["source", s.source + (s.isManual ? " (typed by hand)" : " (imported, read-only)")])
+        table.add(["start", c.app.human(s.start)])
+        table.add(["end", c.app.human(s.end)])
+        return table.text
+      }
+    }
+  }
+
+  struct Edit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "edit", abstract: "Correct a sample you added by hand: only the given fields change.",
+      discussion: """
+        Fields: --value, --at. Imported samples are read-only: delete one, or fix it in the \
+        Health app and import again.
+
+        Examples:
+          vital health edit 3f2a --value 4200
+          vital health edit 3f2a --at 2026-11-20T18:00
+        """)
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The sample's id, or its first characters (see 'vital health list').") var id: String
+    @Option(help: "The amount.") var value: Double?
+    @Option(help: "When.") var at: DateTimeArgument?
+
+    func validate() throws {
+      if value == nil && at == nil { throw ValidationError("say what to change: --value or --at") }
+    }
+
+    func run() async throws {
+      let c = try HealthContext(global)
+      let s = try c.store.editSample(id, value: value, at: try at.map(c.app.instant))
+      try c.app.output.show(c.json(s)) { "edited: \(c.line(s))" }
+    }
+  }
+
+  struct Delete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "delete",
+      abstract: "Delete a sample, typed or imported; it stays deleted when you import again.",
+      discussion: """
+        Examples:
+          vital health delete 3f2a --yes
+        """,
+      aliases: ["remove", "rm"])
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The sample's id, or its first characters (see 'vital health list').") var id: String
+    @Flag(help: "Do not ask.") var yes = false
+
+    func run() async throws {
+      let c = try HealthContext(global)
+      let s = try c.store.sample(id)
+      guard try Confirmation.ask("Delete \(c.line(s)) from \(s.source)?", yes: yes) else {
+        throw Confirmation.Refused(description: "nothing deleted")
+      }
+      try c.store.deleteSample(s.id)
+      try c.app.output.show(c.json(s)) { "deleted: \(c.line(s))" }
+    }
+  }
+}

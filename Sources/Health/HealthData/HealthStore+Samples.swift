@@ -1,0 +1,95 @@
+import Core
+import Foundation
+import Replication
+import Storage
+
+/// Single samples: listed by day, shown, and corrected when typed by hand. Imported ones are
+/// read-only (the Health app is where they are fixed) but may be deleted, and a deleted one
+/// stays deleted when the export is imported again.
+extension HealthStore {
+  public struct Sample: Equatable, Sendable {
+    public let id: String
+    public let type: String
+    public let value: Double
+    public let unit: String?
+    public let source: String
+    public let start: Date
+    public let end: Date
+
+    /// The short name `health add` takes for this type, if it is one of those.
+    public var name: String? { HealthType.manual.first { $0.type == type }?.name }
+    public var isManual: Bool { source == HealthStore.manualSource }
+  }
+
+  public enum SampleError: Error, Equatable, CustomStringConvertible {
+    case importedIsReadOnly(source: String)
+
+    public var description: String {
+      switch self {
+      case .importedIsReadOnly(let source):
+        return
+          "this sample was imported from \(source.prefix(60)); imported samples are read-only: delete it (it stays deleted when you import again) or correct it in the Health app"
+      }
+    }
+  }
+
+  static let sampleLookup = RecordLookup(kind: "sample", listCommand: "vital health list", table: "health_sample")
+  static let sampleColumns = samples.list(["id", "type", "value", "unit", "source", "start", "end"])
+
+  /// The samples starting on a local day, of one type or all, in time order.
+  public func samples(on day: LocalDate, type: String? = nil) throws -> [Sample] {
+    let from = day.start(in: calendar)
+    let to = day.adding(days: 1, in: calendar).start(in: calendar)
+    let types = type.map { [$0] } ?? (HealthType.manual.map(\.type) + [HealthType.menstrualFlow])
+    var all: [Sample] = []
+    for t in types {
+      all += try db.query(
+        "SELECT \(Self.sampleColumns) FROM health_sample WHERE account_id = ? AND type = ? AND start >= ? AND start < ?",
+        account.id, t, from, to, row: Self.sample)
+    }
+    return all.sorted { ($0.start, $0.type, $0.id) < ($1.start, $1.type, $1.id) }
+  }
+
+  public func sample(_ idOrPrefix: String) throws -> Sample {
+    let id = try Self.sampleLookup.id(idOrPrefix, account: account.id, in: db)
+    guard
+      let sample = try db.queryFirst(
+        "SELECT \(Self.sampleColumns) FROM health_sample WHERE account_id = ? AND id = ?", account.id, id,
+        row: Self.sample)
+    else { throw RecordLookup.Failure.notFound(kind: "sample", id: idOrPrefix, listCommand: "vital health list") }
+    return sample
+  }
+
+  /// Corrects a sample typed by hand: its value or its time.
+  public func editSample(_ idOrPrefix: String, value: Double?, at: Date?) throws -> Sample {
+    let old = try sample(idOrPrefix)
+    guard old.isManual else { throw SampleError.importedIsReadOnly(source: old.source) }
+    var fields: [String: DatabaseValue] = [:]
+    if let value, value != old.value {
+      guard value.isFinite, (0...1_000_000).contains(value) else { throw Failure.badValue }
+      fields["value"] = HealthType.stored(value)
+    }
+    if let at, at != old.start {
+      guard at <= now else { throw Failure.inTheFuture }
+      fields["start"] = at.databaseValue
+      fields["end"] = at.databaseValue
+    }
+    if !fields.isEmpty { try Replica(db: db, accountID: account.id, now: now).write(.healthSample, id: old.id, fields) }
+    return try sample(old.id)
+  }
+
+  /// Deletes one sample, typed or imported; importing the export again does not bring it back.
+  @discardableResult
+  public func deleteSample(_ idOrPrefix: String) throws -> Sample {
+    let sample = try sample(idOrPrefix)
+    try Replica(db: db, accountID: account.id, now: now).delete(.healthSample, id: sample.id)
+    return sample
+  }
+
+  static func sample(_ row: Row) throws -> Sample {
+    Sample(
+      id: try row.get("id"), type: try row.get("type"), value: try row.get("value", as: Double?.self) ?? 0,
+      unit: try row.get("unit"), source: try row.get("source", as: String?.self) ?? "", start: try row.get("start"),
+      end: try row.get("end"))
+  }
+}
