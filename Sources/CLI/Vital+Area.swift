@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLICore
+import Core
 import Foundation
 import Health
 
@@ -30,11 +31,21 @@ struct AreaContext {
     return GeoPoint(lon: lon, lat: lat)
   }
 
+  /// Figures older than this are said to be old: a phase from last month is no guide for today.
+  static let staleAfterDays = 14
+
+  /// How many days old the figures are (from their `as_of` day to today).
+  func age(_ stat: AreaStore.Stat?) -> Int? {
+    guard let text = stat?.asOf, let day = LocalDate(String(text.prefix(10))) else { return nil }
+    return day.days(to: app.today)
+  }
+
   func json(area: Area?, stat: AreaStore.Stat?, phase: Phase?, language: Guidelines.Language) -> JSON {
     .object([
       ("area", area.map { .object([("id", .string($0.id)), ("name", .string($0.name))]) } ?? .null),
       ("incidence", stat?.incidence.map { JSON.double(($0 * 100).rounded() / 100) } ?? .null),
-      ("as_of", .optional(stat?.asOf)), ("phase", .string(phase?.rawValue ?? "unknown")),
+      ("as_of", .optional(stat?.asOf)), ("age_days", age(stat).map { JSON.int($0) } ?? .null),
+      ("phase", .string(phase?.rawValue ?? "unknown")),
       ("guidelines", .array(phase.map { Guidelines.lines($0, language).map(JSON.string) } ?? [])),
     ])
   }
@@ -141,6 +152,11 @@ extension Vital.AreaCommand {
             String(format: "7-day incidence %.1f per 100,000", incidence) + (stat?.asOf.map { " as of \($0)" } ?? ""))
         } else {
           lines.append("no incidence figures for this district; import them with 'vital area stats FILE'")
+        }
+        if let days = c.age(stat), days > AreaContext.staleAfterDays {
+          lines.append(
+            "these figures are \(days) days old; the phase may have changed since (import newer ones with 'vital area stats FILE')"
+          )
         }
         if let phase {
           lines.append("phase: \(lang == .de ? phase.label.de : phase.label.en)")

@@ -26,19 +26,34 @@ extension Vital.Donor {
     static let configuration = CommandConfiguration(
       commandName: "export", abstract: "Write your donation history as CSV or JSON.")
     @OptionGroup var global: GlobalOptions
-    @Option(help: "csv (RFC 4180) or json.") var format: Format = .csv
+    @Option(help: "csv (RFC 4180) or json (default: csv; json with --json).") var format: Format?
     @Option(help: "A file to write (default: stdout).") var out: String?
+
+    func validate() throws {
+      if global.json, format == .csv, out == nil || out == "-" {
+        throw ValidationError("--json prints one JSON document; write the CSV to a file with --out, or drop --json")
+      }
+    }
 
     func run() async throws {
       let c = try DonorContext(global)
+      let toFile = out != nil && out != "-"
+      let format = self.format ?? (global.json && !toFile ? .json : .csv)
       let sink = try OutputSink(path: out, app: c.app)
+      let history = try c.store.history()
       switch format {
       case .csv:
         try c.store.exportCSV { try sink.write(bytes: $0) }
       case .json:
-        try sink.write(JSON.array(try c.store.history().map(c.app.json)).serialized() + "\n")
+        try sink.write(JSON.array(history.map(c.app.json)).serialized() + "\n")
       }
       try sink.finish()
+      // With a file, stdout still answers --json with one document: what was written.
+      if toFile, global.json {
+        Output.write(
+          JSON.object([("out", .string(out!)), ("format", .string(format.rawValue)), ("rows", .int(history.count))])
+            .serialized())
+      }
     }
   }
 

@@ -182,17 +182,20 @@ extension Vital.Meds {
           .object([
             ("name", .string(s.name)), ("scheduled", .int(s.scheduled)), ("taken", .int(s.taken)),
             ("skipped", .int(s.skipped)), ("missed", .int(s.missed)),
-            ("adherence", s.adherence.map { JSON.double(($0 * 1000).rounded() / 1000) } ?? .null),
+            // A percent, like every proportion Vital prints (goals' `percent` too).
+            ("adherence", s.adherence.map { JSON.double(($0 * 1000).rounded() / 10) } ?? .null),
           ])
         })
       try c.app.output.show(json) {
         guard !stats.isEmpty else { return "No medications." }
-        return
-          (["last \(days) days: scheduled taken skipped missed adherence"]
-          + stats.map { s in
-            "\(s.name)  \(s.scheduled) \(s.taken) \(s.skipped) \(s.missed)  "
-              + (s.adherence.map { String(format: "%.0f%%", $0 * 100) } ?? "-")
-          }).joined(separator: "\n")
+        var table = TextTable(["medication", "scheduled", "taken", "skipped", "missed", "adherence"])
+        for s in stats {
+          table.add([
+            s.name, "\(s.scheduled)", "\(s.taken)", "\(s.skipped)", "\(s.missed)",
+            s.adherence.map { String(format: "%.0f%%", $0 * 100) } ?? "-",
+          ])
+        }
+        return "last \(days) days\n" + table.text
       }
     }
   }

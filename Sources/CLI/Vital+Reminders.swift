@@ -25,8 +25,10 @@ struct RemindersContext {
 
   /// `--from`/`--to` placed on the time line; `to` defaults to `days` after `from`.
   func window(_ from: DateTimeArgument?, _ to: DateTimeArgument?, days: Int) throws -> (Date, Date) {
-    let start = try from.map(app.instant) ?? app.now
-    let end = try to.map(app.instant) ?? app.calendar.date(byAdding: .day, value: days, to: start)!
+    let start = try from.map { try app.instant($0, bareDateIsMidnight: true) } ?? app.now
+    let end =
+      try to.map { try app.instant($0, bareDateIsMidnight: true) }
+      ?? app.calendar.date(byAdding: .day, value: days, to: start)!
     guard end >= start else { throw ValidationError("--to is before --from") }
     guard end.timeIntervalSince(start) <= 366 * 86_400 * 2 else {
       throw ValidationError("give a window of at most two years")
@@ -74,11 +76,22 @@ extension Vital.Reminders {
       let c = try RemindersContext(global)
       let (start, end) = try c.window(from, to, days: 30)
       let items = try c.engine.items(from: start, to: end)
+      let document = ICalendar.document(items, stamp: c.app.now, product: "vital \(Vital.version)")
+      let toFile = out != nil && out != "-"
+      // --json prints one JSON document: the calendar inside it, or what went to the file.
+      if c.app.output.json && !toFile {
+        Output.write(JSON.object([("events", .int(items.count)), ("ics", .string(document))]).serialized())
+        return
+      }
       let sink = try OutputSink(path: out, app: c.app)
-      try sink.write(ICalendar.document(items, stamp: c.app.now, product: "vital \(Vital.version)"))
+      try sink.write(document)
       try sink.finish()
-      if out != nil, out != "-" {
-        FileHandle.standardError.write(Data("wrote \(items.count) events to \(out!)\n".utf8))
+      if toFile {
+        if c.app.output.json {
+          Output.write(JSON.object([("out", .string(out!)), ("events", .int(items.count))]).serialized())
+        } else {
+          FileHandle.standardError.write(Data("wrote \(items.count) events to \(out!)\n".utf8))
+        }
       }
     }
   }

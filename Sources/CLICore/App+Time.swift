@@ -3,15 +3,39 @@ import Foundation
 import Storage
 
 extension App {
-  /// Places a typed date-time on the time line: its own offset if it has one, else the local zone.
+  /// Places a typed date-time on the time line: its own offset if it has one, else the local
+  /// zone; `yesterday 20:00` and `+2d` from the clock. A date without a time is refused (a
+  /// donation or a dose "on the 10th" at midnight is a mistake waiting to happen) unless
+  /// `bareDateIsMidnight`, for the edges of a window.
   public func instant(_ argument: DateTimeArgument) throws -> Date {
-    let f = argument.fields
-    if let offset = f.offset { return ISO8601.date(from: f, offset: offset) }
-    let components = DateComponents(
-      year: f.year, month: f.month, day: f.day, hour: f.hour, minute: f.minute, second: f.second)
+    try instant(argument, bareDateIsMidnight: false)
+  }
+
+  public func instant(_ argument: DateTimeArgument, bareDateIsMidnight: Bool) throws -> Date {
+    switch argument.form {
+    case .fields(let f):
+      if let offset = f.offset { return ISO8601.date(from: f, offset: offset) }
+      return try local(
+        argument.text, year: f.year, month: f.month, day: f.day, hour: f.hour, minute: f.minute, second: f.second)
+    case .date(let y, let m, let d):
+      guard bareDateIsMidnight else { throw CLIError.timeMissing(argument.text) }
+      return try local(argument.text, year: y, month: m, day: d, hour: 0, minute: 0, second: 0)
+    case .timeOfDay(let days, let hour, let minute):
+      let day = LocalDate(now, in: calendar).adding(days: days)
+      return try local(
+        argument.text, year: day.year, month: day.month, day: day.day, hour: hour, minute: minute, second: 0)
+    case .fromNow(let seconds):
+      return now.addingTimeInterval(seconds)
+    }
+  }
+
+  private func local(_ text: String, year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) throws
+    -> Date
+  {
+    let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     guard let date = calendar.date(from: components),
-      calendar.dateComponents([.hour, .minute], from: date) == DateComponents(hour: f.hour, minute: f.minute)
-    else { throw CLIError.nonexistentLocalTime(argument.text, zone: timeZone.identifier) }
+      calendar.dateComponents([.hour, .minute], from: date) == DateComponents(hour: hour, minute: minute)
+    else { throw CLIError.nonexistentLocalTime(text, zone: timeZone.identifier) }
     return date
   }
 

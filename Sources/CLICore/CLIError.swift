@@ -8,6 +8,7 @@ public enum CLIError: Error, CustomStringConvertible {
   case cannotWrite(String, reason: String)
   case futureDate(option: String, value: String)
   case nonexistentLocalTime(String, zone: String)
+  case timeMissing(String)
   case needsInput(String)
   case cannotRead(String, reason: String)
 
@@ -28,6 +29,8 @@ public enum CLIError: Error, CustomStringConvertible {
       return "cannot write '\(path)' (\(reason))"
     case .nonexistentLocalTime(let text, let zone):
       return "\(text) does not exist in \(zone) (the clocks skip it); choose another time"
+    case .timeMissing(let text):
+      return "'\(text)' has no time of day; give one, e.g. '\(text)T09:30' or '\(text) 09:30'"
     case .needsInput(let what):
       return what
     case .cannotRead(let path, let reason):

@@ -57,6 +57,12 @@ extension VitalSync.Remote {
         try Replica(db: app.db, accountID: account.id, now: app.now).requeueAll()
       }
       try remote.save(app.db, accountID: account.id)
+      if ServerAddress.travelsInTheClear(parsed) {
+        FileHandle.standardError.write(
+          Data(
+            "warning: \(parsed.host ?? url) is neither this machine nor a private network, and http is not encrypted: your password and health data would travel in the clear; use https://\n"
+              .utf8))
+      }
       try app.output.show(.object([("url", .string(url))])) { "remote set to \(url)" }
     }
   }

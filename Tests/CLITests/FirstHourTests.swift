@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// Traps a new user met in a first hour, each tried as they tried it.
+@Suite struct FirstHourTests {
+  let vital: VitalHome
+
+  init() throws {
+    vital = try VitalHome()
+    vital.environment["VITAL_NOW"] = "2026-11-23T13:30:00Z"  // 14:30 in Berlin
+    let run = try vital.run(
+      ["account", "register", "--email", "first@example.org", "--password-stdin"],
+      stdin: "lilac harbour 1987 teaspoon\n")
+    try #require(run.status == 0, "\(run.stderr)")
+  }
+
+  func at(_ text: String) throws -> String? {
+    let run = try vital.run(["health", "add", "--type", "steps", "--value", "1", "--at", text, "--json"])
+    return run.status == 0 ? run.object?["at"] as? String : nil
+  }
+
+  @Test func datesAndTimesAsPeopleTypeThem() throws {
+    #expect(try at("07:30") == "2026-11-23T07:30:00+01:00")
+    #expect(try at("yesterday 20:00") == "2026-11-22T20:00:00+01:00")
+    #expect(try at("today 9:05") == "2026-11-23T09:05:00+01:00")
+    let ago = try vital.run(["health", "add", "--type", "steps", "--value", "1", "--at=-2h", "--json"])
+    #expect(ago.object?["at"] as? String == "2026-11-23T12:30:00+01:00", "\(ago.stderr)")
+    expectCleanError(
+      try vital.run(["health", "add", "--type", "steps", "--value", "1", "--at", "2026-06-10"]),
+      mentioning: "no time of day", "2026-06-10T09:30")
+    // A window's edge is the one place a bare date means its midnight.
+    #expect(try vital.run(["reminders", "list", "--from", "2026-11-23", "--to", "2026-11-24"]).status == 0)
+    let booked = try vital.run(["donor", "book", "--at", "+2d", "--place", "DRK"])
+    expectCleanError(booked, mentioning: "questionnaire")
+  }
+
+  @Test func jsonAlwaysPrintsExactlyOneDocument() throws {
+    #expect(try vital.run(["donor", "record", "--at", "2026-06-01T10:00", "--place", "DRK"]).status == 0)
+    let export = try vital.run(["donor", "export", "--json"])
+    #expect((export.json as? [[String: Any]])?.count == 1, "got: \(export.stdout)")
+    let file = vital.root + "/donations.csv"
+    let written = try vital.run(["donor", "export", "--json", "--format", "csv", "--out", file])
+    #expect(written.object?["rows"] as? Int == 1)
+    #expect(try String(contentsOfFile: file, encoding: .utf8).hasPrefix("id,kind,status"))
+    #expect(try vital.run(["donor", "export", "--json", "--format", "csv"]).status == 64)
+    let ics = try vital.run(["reminders", "ics", "--json"])
+    #expect((ics.object?["ics"] as? String)?.hasPrefix("BEGIN:VCALENDAR") == true, "got: \(ics.stdout)")
+    let history = try vital.run(["meds", "history", "--json"])
+    #expect(history.json is [Any])
+  }
+
+  @Test func oldIncidenceFiguresSayHowOldTheyAre() throws {
+    let geo = AreaCLITests.fixtures + "/geo/bavaria-districts-rki-2020-10-15.geojson"
+    #expect(try vital.run(["area", "import", geo]).status == 0)
+    #expect(try vital.run(["area", "stats", geo]).status == 0)
+    let run = try vital.run(["area", "locate", "--lat", "48.1374", "--lon", "11.5755"])
+    #expect(run.stdout.contains("days old"), "\(run.stdout)")
+    let json = try vital.run(["area", "locate", "--lat", "48.1374", "--lon", "11.5755", "--json"])
+    #expect(json.object?["age_days"] as? Int == 2230, "2020-10-15 to 2026-11-23")
+    vital.environment["VITAL_NOW"] = "2020-10-20T08:00:00Z"
+    #expect(!(try vital.run(["area", "locate", "--lat", "48.1374", "--lon", "11.5755"]).stdout.contains("days old")))
+  }
+
+  @Test func aServerOutsideThisMachineAndPrivateNetworksOverHTTPIsWarnedAbout() throws {
+    let public_ = try vital.run(["remote", "set", "http://sync.example.org:8080"])
+    #expect(public_.status == 0)
+    #expect(public_.stderr.hasPrefix("warning:") && public_.stderr.contains("https"), "\(public_.stderr)")
+    for quiet in ["http://127.0.0.1:8080", "http://192.168.1.20:8080", "http://[::1]:8080", "https://sync.example.org"]
+    {
+      let run = try vital.run(["remote", "set", quiet])
+      #expect(run.status == 0)
+      #expect(run.stderr.isEmpty, "\(quiet): \(run.stderr)")
+    }
+  }
+}
