@@ -47,7 +47,7 @@ extension Vital.AreaCommand.Watch {
 
   struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "list", abstract: "Watched places and their phase now.")
+      commandName: "list", abstract: "Watched places and their phase now.", aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {

@@ -79,7 +79,8 @@ extension Vital.Cycle {
   }
 
   struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "Logged periods, oldest first.")
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "Logged periods, oldest first.", aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {

@@ -111,14 +111,19 @@ extension Vital.Donor {
 
   struct History: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "history", abstract: "Every donation and appointment, newest first.")
+      commandName: "history", abstract: "Every donation and appointment, newest first.", aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
       let c = try DonorContext(global)
       let history = try c.store.history()
       try c.app.output.show(.array(history.map(c.app.json))) {
-        history.isEmpty ? "No donations yet." : history.map(c.app.line).joined(separator: "\n")
+        guard !history.isEmpty else { return "No donations yet." }
+        var table = TextTable(["id", "when", "kind", "status", "place"])
+        for d in history {
+          table.add([String(d.id.prefix(8)), c.app.human(d.date), d.kind.rawValue, d.status.rawValue, d.place])
+        }
+        return table.text
       }
     }
   }

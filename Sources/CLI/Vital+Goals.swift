@@ -64,7 +64,7 @@ extension Vital.Goals {
   }
 
   struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "Your goals.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Your goals.", aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {

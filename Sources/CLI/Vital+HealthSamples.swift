@@ -34,7 +34,8 @@ extension Vital.HealthCommand {
         Examples:
           vital health list
           vital health list --date 2026-11-20 --type steps --json
-        """)
+        """,
+      aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
     @Option(help: "The day, YYYY-MM-DD (default: today).") var date: LocalDate?
     @Option(help: "steps, distance-m, active-energy-kcal or exercise-min (default: all).") var type: String?

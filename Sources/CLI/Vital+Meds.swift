@@ -83,7 +83,7 @@ extension Vital.Meds {
   }
 
   struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "Your medications.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Your medications.", aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {

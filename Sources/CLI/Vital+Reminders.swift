@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLICore
+import Core
 import Foundation
 import Health
 
@@ -8,7 +9,7 @@ extension Vital {
     static let configuration = CommandConfiguration(
       commandName: "reminders",
       abstract: "Reminders from appointments, medications, predicted periods and area watches.",
-      subcommands: [List.self, ICS.self, Enable.self, Disable.self, Notify.self])
+      subcommands: [List.self, ICS.self, Enable.self, Disable.self, Discreet.self, Notify.self])
   }
 }
 
@@ -16,11 +17,13 @@ extension ReminderSource: ExpressibleByArgument {}
 
 struct RemindersContext {
   let app: App
+  let account: Account
   let engine: ReminderEngine
 
   init(_ global: GlobalOptions) throws {
     app = try App(global)
-    engine = ReminderEngine(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
+    account = try app.requireAccount()
+    engine = ReminderEngine(db: app.db, account: account, now: app.now, calendar: app.calendar)
   }
 
   /// `--from`/`--to` placed on the time line; `to` defaults to `days` after `from`.
@@ -49,7 +52,7 @@ struct RemindersContext {
 extension Vital.Reminders {
   struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "list", abstract: "Reminders in a window (default: the next 7 days).")
+      commandName: "list", abstract: "Reminders in a window (default: the next 7 days).", aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
     @Option(help: "Start (default: now).") var from: DateTimeArgument?
     @Option(help: "End (default: 7 days after the start).") var to: DateTimeArgument?
@@ -126,6 +129,34 @@ extension Vital.Reminders {
     }
   }
 
+  struct Discreet: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "discreet",
+      abstract: "Make notifications say only 'Vital: 1 reminder' (on), or what they are about (off).",
+      discussion: """
+        For a screen others see: the notification names no medication, clinic or cycle day. \
+        Per device. Without an argument, says whether it is on.
+
+        Examples:
+          vital reminders discreet on
+          vital reminders discreet
+        """)
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "on or off.") var state: Switch?
+
+    enum Switch: String, ExpressibleByArgument, CaseIterable { case on, off }
+
+    func run() async throws {
+      let c = try RemindersContext(global)
+      let settings = ReminderSettings(db: c.app.db, account: c.account)
+      if let state { try settings.setDiscreet(state == .on) }
+      let on = try settings.discreet()
+      try c.app.output.show(.object([("discreet", .bool(on))])) {
+        on ? "discreet notifications: on ('Vital: 1 reminder')" : "discreet notifications: off"
+      }
+    }
+  }
+
   struct Notify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "notify",
@@ -135,12 +166,27 @@ extension Vital.Reminders {
     func run() async throws {
       let c = try RemindersContext(global)
       let desktop = c.app.output.json ? nil : DesktopNotifier.find()
+      let discreet = try ReminderSettings(db: c.app.db, account: c.account).discreet()
+      var due = 0
       let outcome = try ReminderDelivery(engine: c.engine).run { reminder, missed in
+        if discreet {
+          due += 1
+          return
+        }
         let title = missed ? "Missed: \(reminder.title)" : reminder.title
         if let desktop {
           try desktop.send(title: title, body: "\(c.app.human(reminder.at)): \(reminder.body)")
         } else if !c.app.output.json {
           Output.write("\(missed ? "missed" : "reminder"): \(c.app.human(reminder.at))  \(reminder.title)")
+        }
+      }
+      // Discreet: one notification that names nothing (what, which medication, which clinic).
+      if discreet, due > 0, !c.app.output.json {
+        let text = "\(due) reminder\(due == 1 ? "" : "s")"
+        if let desktop {
+          try desktop.send(title: "Vital", body: text + " (vital reminders list)")
+        } else {
+          Output.write("Vital: \(text)")
         }
       }
       if c.app.output.json {

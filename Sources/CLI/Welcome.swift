@@ -6,7 +6,8 @@ enum Welcome {
     Welcome to Vital, your health record in the terminal.
 
     Everything stays in one SQLite file in your data folder; nothing leaves this machine
-    unless you set up sync with your own server.
+    unless you set up sync with your own server. The file is not encrypted: only its file
+    modes keep other users out, so keep your disk encrypted.
 
     Vital keeps:
       - blood donations: eligibility, appointments, reminders, history
@@ -25,6 +26,10 @@ enum Welcome {
 
   static let firstRun: JSON = .object([
     ("welcome", .string("Welcome to Vital, your health record in the terminal.")),
+    (
+      "at_rest",
+      .string("The database file is not encrypted; its file modes keep other users out. Keep your disk encrypted.")
+    ),
     (
       "next_steps",
       .array([

@@ -23,6 +23,18 @@ import Testing
     try #require(booked.status == 0, "\(booked.stderr)")
   }
 
+  @Test func discreetNotificationsNameNothing() throws {
+    #expect(try vital.run(["reminders", "discreet", "--json"]).object?["discreet"] as? Bool == false)
+    #expect(try vital.run(["reminders", "discreet", "on"]).status == 0)
+    vital.environment["VITAL_NOW"] = "2026-03-28T08:05:00Z"
+    let run = try vital.run(["reminders", "notify"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout == "Vital: 1 reminder\n")
+    #expect(!run.stdout.contains("DRK"))
+    #expect(try vital.run(["reminders", "notify"]).stdout.isEmpty, "delivered once, as before")
+    #expect(try vital.run(["reminders", "discreet", "off", "--json"]).object?["discreet"] as? Bool == false)
+  }
+
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 

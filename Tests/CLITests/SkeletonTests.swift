@@ -49,7 +49,9 @@ import Testing
     #expect(run.status == 0)
     #expect(run.stdout.contains("Welcome to Vital"))
     #expect(run.stdout.contains("vital account register"))
+    #expect(run.stdout.contains("not encrypted"), "the welcome says the file is not encrypted at rest")
     let json = try vital.run(["--json"])
+    #expect((json.object?["at_rest"] as? String)?.contains("not encrypted") == true)
     #expect(json.object?["next_steps"] != nil, "got \(json.stdout)")
   }
 

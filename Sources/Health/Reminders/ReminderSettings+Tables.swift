@@ -4,7 +4,7 @@ extension ReminderSettings {
   /// Which sources are on, per device: a notification shows on this screen.
   public static let sources = Table(
     "reminder_source",
-    comment: "Which sources are on (per device: a notification shows on this screen).",
+    comment: "Which sources are on, and whether notifications are discreet (per device: they show on this screen).",
     [
       .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"), .text("source", "NOT NULL"),
       .integer("enabled", "NOT NULL CHECK (enabled IN (0, 1))"),

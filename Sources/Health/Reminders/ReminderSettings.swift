@@ -23,6 +23,22 @@ public struct ReminderSettings {
     return result
   }
 
+  /// Discreet notifications say only "Vital: 2 reminders", for a screen others can see. Kept in
+  /// the same per-device table under a name no source has.
+  static let discreetKey = "discreet"
+
+  public func discreet() throws -> Bool {
+    try db.scalar(
+      Bool.self, "SELECT enabled FROM reminder_source WHERE account_id = ? AND source = ?", account.id,
+      Self.discreetKey) ?? false
+  }
+
+  public func setDiscreet(_ on: Bool) throws {
+    try db.execute(
+      "INSERT OR REPLACE INTO reminder_source (account_id, source, enabled) VALUES (?, ?, ?)", account.id,
+      Self.discreetKey, on)
+  }
+
   public func set(_ source: ReminderSource, enabled: Bool) throws {
     try db.execute(
       "INSERT OR REPLACE INTO reminder_source (account_id, source, enabled) VALUES (?, ?, ?)", account.id,
