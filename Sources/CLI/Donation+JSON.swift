@@ -24,6 +24,7 @@ extension App {
       ("eligible", .bool(e.eligible)),
       ("next_eligible", .optional(e.nextEligible?.description)),
       ("reasons", .array(e.reasons.map(JSON.string))),
+      ("missing", .array(e.missing.map(JSON.string))),
     ])
   }
 

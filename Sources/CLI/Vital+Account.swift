@@ -27,12 +27,12 @@ extension Vital.AccountCommand {
       let app = try App(global)
       let secret = try PasswordPrompt.read("new password", fromStdin: password.passwordStdin, confirm: true)
       let account = try await app.accounts.register(email: email, name: name, password: secret)
-      if let name = account.name {
-        let profiles = ProfileStore(db: app.db, account: account, now: app.now)
-        var profile = try profiles.load()
-        profile.name = name
-        try profiles.save(profile)
-      }
+      let profiles = ProfileStore(db: app.db, account: account, now: app.now)
+      var profile = try profiles.load()
+      profile.name = account.name
+      // On a terminal, a person is there to ask; scripts (--password-stdin, --json) are not.
+      if !password.passwordStdin, !app.output.json, PasswordPrompt.canAsk { FirstRunQuestions.ask(&profile) }
+      try profiles.save(profile, chosen: profile.regionChosen ? ["region"] : [])
       try app.logIn(account)
       try app.output.show(account.json) { "registered and logged in as \(account.human)" }
     }

@@ -130,6 +130,20 @@ extension Vital.Donor {
   }
 
   struct EligibilityCommand: AsyncParsableCommand {
+    /// `region, sex and weight`.
+    static func list(_ items: [String]) -> String {
+      items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+
+    /// The `vital profile set` that fills in what is missing.
+    static func command(_ missing: [String]) -> String {
+      let flags = [
+        ("region", "--region de|us|uk"), ("sex", "--sex female|male"), ("birth date", "--birth-date YYYY-MM-DD"),
+        ("weight", "--weight-kg N"),
+      ].filter { missing.contains($0.0) }.map(\.1)
+      return "vital profile set " + flags.joined(separator: " ")
+    }
+
     static let configuration = CommandConfiguration(
       commandName: "eligibility", abstract: "Whether you may donate now, from when, and why.")
     @OptionGroup var global: GlobalOptions
@@ -142,12 +156,21 @@ extension Vital.Donor {
         history: recent, everDonated: ever, profile: c.profile, kind: kind,
         questionnaire: try c.store.latestQuestionnaire(), now: c.app.now, calendar: c.app.calendar)
       try c.app.output.show(c.app.json(verdict)) {
-        let head =
-          verdict.eligible
-          ? "You may donate \(kind.label) today."
-          : verdict.nextEligible.map { "You may donate \(kind.label) from \($0)." }
-            ?? "No date can be given for \(kind.label):"
-        return ([head] + verdict.reasons.map { "  - \($0)" }).joined(separator: "\n")
+        var lines: [String] = []
+        if !verdict.missing.isEmpty {
+          lines.append(
+            "Vital cannot say yet whether you may donate: your \(Self.list(verdict.missing)) \(verdict.missing.count == 1 ? "is" : "are") not known."
+          )
+          lines.append("  Set \(verdict.missing.count == 1 ? "it" : "them"): \(Self.command(verdict.missing))")
+          if let next = verdict.nextEligible { lines.append("By your donations alone: from \(next).") }
+        } else {
+          lines.append(
+            verdict.eligible
+              ? "You may donate \(kind.label) today."
+              : verdict.nextEligible.map { "You may donate \(kind.label) from \($0)." }
+                ?? "No date can be given for \(kind.label):")
+        }
+        return (lines + verdict.reasons.map { "  - \($0)" }).joined(separator: "\n")
       }
     }
   }

@@ -86,7 +86,7 @@ extension Vital.ProfileCommand {
       if let weightKg { profile.weightKg = weightKg }
       if let region { profile.region = region }
       try app.db.transaction { _ in
-        try store.save(profile)
+        try store.save(profile, chosen: region == nil ? [] : ["region"])
         if let name { try app.accounts.rename(account, to: name) }
       }
       let updated = Account(
@@ -106,7 +106,7 @@ extension Profile {
       ("sex", .optional(sex?.rawValue)),
       ("birth_date", .optional(birthDate)),
       ("weight_kg", weightKg.map(JSON.double) ?? .null),
-      ("region", .string(region.rawValue)),
+      ("region", regionChosen ? .string(region.rawValue) : .null),
       ("avatar", avatar?.json ?? .null),
     ])
   }
@@ -121,7 +121,7 @@ extension Profile {
       "sex         \(sex?.rawValue ?? unset)",
       "birth date  \(birthDate ?? unset)",
       "weight      \(weightKg.map { "\($0.formatted()) kg" } ?? unset)",
-      "region      \(region.rawValue)",
+      "region      \(regionChosen ? region.rawValue : "- (not set; set it with 'vital profile set --region de|us|uk')")",
       "avatar      \(avatar.map { "\($0.mime) \($0.width)x\($0.height), \($0.bytes) bytes" } ?? unset)",
     ].joined(separator: "\n")
   }

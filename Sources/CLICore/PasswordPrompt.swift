@@ -38,12 +38,14 @@ public enum PasswordPrompt {
   }
 
   private static func ask(_ prompt: String) throws -> String {
-    FileHandle.standardError.write(Data(prompt.utf8))
     var saved = termios()
     tcgetattr(STDIN_FILENO, &saved)
     var silent = saved
     silent.c_lflag &= ~tcflag_t(ECHO)
+    // Echo goes off before the prompt shows: what is typed (or pasted) as soon as it shows is
+    // kept, not flushed, and never echoed.
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+    FileHandle.standardError.write(Data(prompt.utf8))
     defer {
       tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
       FileHandle.standardError.write(Data("\n".utf8))

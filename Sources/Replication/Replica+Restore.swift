@@ -19,6 +19,11 @@ extension Replica {
     }
   }
 
+  /// The fields of record `id` that were ever written (here or on a device it synced with).
+  public func written(_ dataset: Dataset, id: String) throws -> Set<String> {
+    Set(try clocks(dataset, id).keys.filter { dataset.fields.contains($0) })
+  }
+
   /// Whether record `id` is deleted here (by hand, or withdrawn with its import).
   public func isDeleted(_ dataset: Dataset, id: String) throws -> Bool {
     guard let state = FieldMerge.deletion(in: try clocks(dataset, id)) else { return false }

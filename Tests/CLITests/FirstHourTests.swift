@@ -73,3 +73,44 @@ import Testing
     }
   }
 }
+
+/// A new account on a terminal is asked what the donation rules need; until then eligibility
+/// says what is missing instead of "you may donate today".
+@Suite struct FirstRunTests {
+  @Test func eligibilityNamesWhatIsMissingInsteadOfYes() throws {
+    let vital = try VitalHome()
+    vital.environment["VITAL_NOW"] = "2026-11-23T13:30:00Z"
+    _ = try vital.run(
+      ["account", "register", "--email", "script@example.org", "--password-stdin"],
+      stdin: "lilac harbour 1987 teaspoon\n")
+    let verdict = try #require(try vital.run(["donor", "eligibility", "--json"]).object)
+    #expect(verdict["eligible"] as? Bool == false)
+    #expect(verdict["missing"] as? [String] == ["region", "sex", "birth date", "weight"])
+    #expect(try vital.run(["donor", "eligibility"]).stdout.contains("vital profile set --region"))
+    #expect(try vital.run(["profile", "show", "--json"]).object?["region"] is NSNull, "no silent de")
+    _ = try vital.run(["profile", "set", "--region", "de", "--sex", "male", "--birth-date", "1990-01-01"])
+    #expect(try vital.run(["donor", "eligibility", "--json"]).object?["missing"] as? [String] == ["weight"])
+    _ = try vital.run(["profile", "set", "--weight-kg", "80"])
+    #expect(try vital.run(["donor", "eligibility", "--json"]).object?["eligible"] as? Bool == true)
+  }
+
+  @Test func aNewAccountOnATerminalIsAskedTheFourFacts() throws {
+    let vital = try VitalHome()
+    vital.environment["VITAL_NOW"] = "2026-11-23T13:30:00Z"
+    let password = "lilac harbour 1987 teaspoon"
+    let transcript = try vital.runOnTerminal(
+      ["account", "register", "--email", "person@example.org"],
+      answers: [
+        ("New password: ", password), ("Repeat the new password: ", password), ("(de, us, uk): ", "uk"),
+        ("(female, male): ", "female"), ("(YYYY-MM-DD): ", "1990-13-01"), ("(YYYY-MM-DD): ", "1990-05-01"),
+        ("in kg: ", ""),
+      ])
+    #expect(transcript.contains("registered"), "\(transcript)")
+    let profile = try #require(try vital.run(["profile", "show", "--json"]).object)
+    #expect(profile["region"] as? String == "uk")
+    #expect(profile["sex"] as? String == "female")
+    #expect(profile["birth_date"] as? String == "1990-05-01")
+    #expect(profile["weight_kg"] is NSNull, "skipped with Enter")
+    #expect(try vital.run(["donor", "eligibility", "--json"]).object?["missing"] as? [String] == ["weight"])
+  }
+}

@@ -22,10 +22,14 @@ import Testing
     Donation(kind: kind, status: .completed, scheduledAt: nil, completedAt: at(day), place: "DRK")
   }
 
+  /// A donor whose age and weight pass every region's limits (`sex` may stay unknown).
   func profile(_ sex: Sex?, _ region: Region = .de) -> Profile {
     var p = Profile()
     p.sex = sex
     p.region = region
+    p.regionChosen = true
+    p.birthDate = "1990-05-01"
+    p.weightKg = 70
     return p
   }
 

@@ -8,6 +8,9 @@ public struct Eligibility: Equatable, Sendable {
   /// permanent deferral, an age or weight limit).
   public var nextEligible: LocalDate?
   public var reasons: [String]
+  /// Facts the rules need that the profile lacks (`region`, `sex`, `birth date`, `weight`):
+  /// until they are known the answer is not yes, whatever the dates say.
+  public var missing: [String] = []
 }
 
 extension Eligibility {
@@ -107,6 +110,9 @@ extension Eligibility {
     }
 
     let next = blocked ? nil : candidate
-    return Eligibility(eligible: next.map { $0 <= today } ?? false, nextEligible: next, reasons: reasons)
+    let missing = profile.missingForDonation
+    return Eligibility(
+      eligible: missing.isEmpty && (next.map { $0 <= today } ?? false), nextEligible: next, reasons: reasons,
+      missing: missing)
   }
 }

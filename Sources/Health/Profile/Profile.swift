@@ -10,8 +10,23 @@ public struct Profile: Equatable, Sendable {
   /// `YYYY-MM-DD`.
   public var birthDate: String?
   public var weightKg: Double?
-  public var region: Region = .de
+  public var region: Region = .de {
+    didSet { regionChosen = true }
+  }
+  /// Whether the person chose the region (a new profile reads `de` until they do); setting
+  /// `region` chooses it.
+  public var regionChosen = false
   public var avatar: Avatar?
+
+  /// What the donation rules need and the person has not said yet, as they would name it.
+  public var missingForDonation: [String] {
+    var missing: [String] = []
+    if !regionChosen { missing.append("region") }
+    if sex == nil { missing.append("sex") }
+    if birthDate == nil { missing.append("birth date") }
+    if weightKg == nil { missing.append("weight") }
+    return missing
+  }
 
   public init() {}
 }

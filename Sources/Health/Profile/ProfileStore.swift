@@ -50,15 +50,20 @@ public struct ProfileStore {
       }
       return p
     }
-    return row ?? Profile()
+    guard var profile = row else { return Profile() }
+    let written = try replica.written(.profile, id: profileID)
+    profile.regionChosen = profile.region != .de || written.contains("region")
+    return profile
   }
 
   /// Writes the fields of `profile` (except the avatar) that differ from what is stored, or,
   /// for a new profile, from the defaults: a device only ever sends what its user changed, so
   /// it cannot overwrite another device's edits with blanks.
-  public func save(_ profile: Profile) throws {
+  /// `chosen` fields are written even when they hold the default (a region of `de` said on
+  /// purpose is known, where one never said is not).
+  public func save(_ profile: Profile, chosen: Set<String> = []) throws {
     let before = Self.fields(try exists() ? try load() : Profile())
-    let changed = Self.fields(profile).filter { before[$0.key] != $0.value }
+    let changed = Self.fields(profile).filter { before[$0.key] != $0.value || chosen.contains($0.key) }
     if changed.isEmpty { return }
     try replica.write(.profile, id: profileID, changed)
   }
