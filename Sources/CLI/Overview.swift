@@ -3,62 +3,122 @@ import Core
 import Foundation
 import Health
 
-/// What plain `vital` shows once an account exists: one screen of what matters now.
+/// What plain `vital` shows once an account exists: today across every feature, each part
+/// only when it has something to say.
 struct Overview {
   let account: Account?
   let profile: Profile?
-  let appointment: Donation?
-  let daysLeft: Int?
-  let nextEligible: LocalDate?
+  let today: TodayView?
   let app: App
 
   init(app: App) throws {
     self.app = app
     account = app.currentAccount()
     guard let account else {
-      (profile, appointment, daysLeft, nextEligible) = (nil, nil, nil, nil)
+      (profile, today) = (nil, nil)
       return
     }
     let profile = try ProfileStore(db: app.db, account: account, now: app.now).load()
-    let status = try DonationStore(db: app.db, account: account, now: app.now, calendar: app.calendar)
-      .status(profile: profile)
     self.profile = profile
-    appointment = status.appointment
-    daysLeft = status.daysLeft
-    nextEligible = status.nextEligible
+    today = try TodayView.gather(db: app.db, account: account, profile: profile, now: app.now, calendar: app.calendar)
   }
 
   var json: JSON {
-    guard let account, let profile else { return .object([("logged_in", .bool(false))]) }
+    guard let account, let profile, let today else { return .object([("logged_in", .bool(false))]) }
+    let donor = today.donor
+    let doses: [JSON] = today.doses.map { d in
+      .object([
+        ("medication", .string(d.medication)), ("scheduled_at", app.iso(d.scheduledAt)),
+        ("overdue", .bool(d.overdue)), ("command", .string(Self.takeCommand(d, app: app))),
+      ])
+    }
+    var cycle = JSON.null
+    if let c = today.cycle {
+      cycle = .object([
+        ("day", .int(c.day)), ("ongoing", .bool(c.ongoing)), ("next_period", .optional(c.nextPeriod?.description)),
+      ])
+    }
+    let goals: [JSON] = today.goals.map { p in
+      .object([
+        ("id", .string(p.goal.id)), ("type", .string(p.goal.kind.rawValue)), ("target", .double(p.goal.target)),
+        ("value", .double((p.value * 100).rounded() / 100)), ("percent", .double((p.percent * 10).rounded() / 10)),
+      ])
+    }
+    let reminders: [JSON] = today.reminders.map { r in
+      .object([("at", app.iso(r.at)), ("kind", .string(r.source.rawValue)), ("title", .string(r.title))])
+    }
+    let region: JSON = profile.regionChosen ? .string(profile.region.rawValue) : .null
+    let appointment: JSON = donor.appointment.map(app.json) ?? .null
+    let daysLeft: JSON = donor.daysLeft.map { JSON.int($0) } ?? .null
     return .object([
-      ("logged_in", .bool(true)),
-      ("account", account.json),
-      ("blood_type", .optional(profile.bloodType?.description)),
-      ("region", .string(profile.region.rawValue)),
-      ("next_appointment", appointment.map(app.json) ?? .null),
-      ("days_left", daysLeft.map { JSON.int($0) } ?? .null),
-      ("next_eligible", .optional(nextEligible?.description)),
+      ("logged_in", .bool(true)), ("account", account.json), ("blood_type", .optional(profile.bloodType?.description)),
+      ("region", region), ("doses", .array(doses)), ("cycle", cycle), ("goals", .array(goals)),
+      ("next_appointment", appointment), ("days_left", daysLeft),
+      ("next_eligible", .optional(donor.nextEligible?.description)), ("eligibility", app.json(donor.eligibility)),
+      ("reminders", .array(reminders)),
     ])
   }
 
+  /// `vital meds take Ramipril --dose 08:00`: what to type to record it.
+  static func takeCommand(_ d: TodayView.DueDose, app: App) -> String {
+    let c = app.calendar.dateComponents([.hour, .minute], from: d.scheduledAt)
+    let name = d.medication.contains(" ") ? "'\(d.medication)'" : d.medication
+    return "vital meds take \(name) --dose " + String(format: "%02d:%02d", c.hour!, c.minute!)
+  }
+
   var text: String {
-    guard let account, let profile else {
+    guard let account, let profile, let today else {
       return
         "Not logged in. Log in with 'vital account login --email EMAIL', or create another account with 'vital account register'."
     }
-    var lines = ["Vital — \(account.human)"]
-    lines.append("  blood type     \(profile.bloodType?.description ?? "not set (vital profile set --blood-type A+)")")
-    if let appointment, let daysLeft {
+    var lines = ["Vital — \(account.human), \(app.human(app.now))"]
+    if !today.doses.isEmpty {
+      lines += ["", "Doses due"]
+      var table = TextTable(["time", "medication", "", "take it with"])
+      for d in today.doses {
+        let c = app.calendar.dateComponents([.hour, .minute], from: d.scheduledAt)
+        table.add([
+          String(format: "%02d:%02d", c.hour!, c.minute!), d.medication, d.overdue ? "overdue" : "due",
+          Self.takeCommand(d, app: app),
+        ])
+      }
+      lines += table.text.split(separator: "\n").dropFirst().map { "  " + $0 }
+    }
+    if let cycle = today.cycle {
+      var line = "  cycle day \(cycle.day)\(cycle.ongoing ? " (period ongoing)" : "")"
+      if let next = cycle.nextPeriod { line += "; next period around \(next)" }
+      lines += ["", "Cycle", line]
+    }
+    if !today.goals.isEmpty {
+      lines += ["", "Goals today"]
+      for p in today.goals {
+        let filled = max(0, min(20, Int((p.percent / 5).rounded(.down))))
+        lines.append(
+          "  [\(String(repeating: "#", count: filled))\(String(repeating: "-", count: 20 - filled))] "
+            + String(format: "%5.0f%%  ", p.percent) + (p.goal.title ?? p.goal.kind.rawValue))
+      }
+    }
+    lines += ["", "Blood donation"]
+    let donor = today.donor
+    if let appointment = donor.appointment, let daysLeft = donor.daysLeft {
       let when = daysLeft == 0 ? "today" : daysLeft == 1 ? "tomorrow" : daysLeft > 0 ? "in \(daysLeft) days" : "passed"
       lines.append("  appointment    \(app.human(appointment.scheduledAt)) (\(when)), \(appointment.place)")
-    } else {
-      lines.append("  appointment    none (vital donor book --at ... --place ...)")
     }
-    lines.append(
-      "  may donate     \(nextEligible.map { $0 <= app.today ? "now" : "from \($0)" } ?? "see vital donor eligibility")"
-    )
-    lines.append("")
-    lines.append("See 'vital --help' for every command.")
+    let eligibility = donor.eligibility
+    if !eligibility.missing.isEmpty {
+      lines.append(
+        "  may donate     not known yet: set your \(eligibility.missing.joined(separator: ", ")) (vital profile set)")
+    } else {
+      lines.append(
+        "  may donate     \(donor.nextEligible.map { $0 <= app.today ? "now" : "from \($0)" } ?? "see vital donor eligibility")"
+      )
+    }
+    if profile.bloodType == nil { lines.append("  blood type     not set (vital profile set --blood-type A+)") }
+    if !today.reminders.isEmpty {
+      lines += ["", "Next reminders"]
+      lines += today.reminders.map { "  \(app.human($0.at))  \($0.title)" }
+    }
+    lines += ["", "See 'vital --help' for every command."]
     return lines.joined(separator: "\n")
   }
 }

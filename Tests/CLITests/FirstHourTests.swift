@@ -114,3 +114,40 @@ import Testing
     #expect(try vital.run(["donor", "eligibility", "--json"]).object?["missing"] as? [String] == ["weight"])
   }
 }
+
+/// Plain `vital`, logged in: what is due today, each part only when it has something.
+@Suite struct TodayViewTests {
+  @Test func dueDosesCycleGoalsAppointmentAndRemindersEachWhenThere() throws {
+    let vital = try VitalHome()
+    vital.environment["VITAL_NOW"] = "2026-11-20T06:00:00Z"
+    vital.environment["DBUS_SESSION_BUS_ADDRESS"] = ""
+    _ = try vital.run(
+      ["account", "register", "--email", "today@example.org", "--password-stdin"],
+      stdin: "lilac harbour 1987 teaspoon\n")
+    let bare = try vital.run([])
+    #expect(!bare.stdout.contains("Doses due") && !bare.stdout.contains("Cycle") && !bare.stdout.contains("Goals"))
+    #expect(bare.stdout.contains("not known yet"), "eligibility says what is missing: \(bare.stdout)")
+
+    _ = try vital.run(["meds", "add", "Ramipril", "--at", "08:00", "--at", "20:00"])
+    _ = try vital.run(["cycle", "log", "--start", "2026-10-12", "--end", "2026-10-16"])
+    _ = try vital.run(["cycle", "log", "--start", "2026-11-10", "--end", "2026-11-14"])
+    _ = try vital.run(["goals", "add", "--type", "steps", "--target", "8000"])
+    vital.environment["VITAL_NOW"] = "2026-11-23T13:30:00Z"
+    _ = try vital.run(["health", "add", "--type", "steps", "--value", "2000", "--at", "09:00"])
+    let text = try vital.run([]).stdout
+    #expect(text.contains("vital meds take Ramipril --dose 08:00"), "\(text)")
+    #expect(text.contains("overdue"))
+    #expect(text.contains("cycle day 14"))
+    #expect(text.contains("25%"))
+    #expect(text.contains("Take Ramipril"))
+    let json = try #require(try vital.run(["--json"]).object)
+    let doses = try #require(json["doses"] as? [[String: Any]])
+    #expect(doses.count == 1, "20:00 is not due yet")
+    #expect((json["cycle"] as? [String: Any])?["day"] as? Int == 14)
+    #expect((json["goals"] as? [[String: Any]])?.first?["percent"] as? Double == 25)
+    #expect((json["reminders"] as? [Any])?.count == 3)
+    // Taken: the dose leaves the view.
+    _ = try vital.run(["meds", "take", "Ramipril"])
+    #expect((try vital.run(["--json"]).object?["doses"] as? [Any])?.isEmpty == true)
+  }
+}

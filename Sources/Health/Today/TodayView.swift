@@ -1,0 +1,66 @@
+import Core
+import Foundation
+import Storage
+
+/// What plain `vital` shows a logged-in person: what is due now across every feature. Each
+/// part is empty when there is nothing to say, so a new account sees a short screen.
+public struct TodayView: Sendable {
+  /// Doses of today already due or due within the hour, not yet taken or skipped.
+  public struct DueDose: Equatable, Sendable {
+    public let medication: String
+    public let scheduledAt: Date
+    public let overdue: Bool
+  }
+
+  public struct CycleDay: Equatable, Sendable {
+    /// Day 1 is the first day of the last logged period.
+    public let day: Int
+    public let nextPeriod: LocalDate?
+    public let ongoing: Bool
+  }
+
+  public let doses: [DueDose]
+  public let cycle: CycleDay?
+  public let goals: [Goal.Progress]
+  public let donor: DonorStatus
+  public let reminders: [Reminder]
+
+  /// How far ahead a dose counts as due now.
+  public static let dueAhead: TimeInterval = 3600
+
+  /// Reads what each feature holds for `now`. Reads only; the totals behind goal progress are
+  /// brought up to date first, as every read of them is.
+  public static func gather(db: Database, account: Account, profile: Profile, now: Date, calendar: Calendar) throws
+    -> TodayView
+  {
+    let today = LocalDate(now, in: calendar)
+    let startOfDay = today.start(in: calendar)
+
+    let meds = MedicationStore(db: db, account: account, now: now, calendar: calendar)
+    var doses: [DueDose] = []
+    for medication in try meds.list() {
+      for dose in try meds.doses(medication, from: startOfDay, to: now.addingTimeInterval(dueAhead))
+      where dose.status == .pending || dose.status == .missed {
+        doses.append(
+          DueDose(medication: medication.name, scheduledAt: dose.scheduledAt, overdue: dose.scheduledAt < now))
+      }
+    }
+    doses.sort { ($0.scheduledAt, $0.medication) < ($1.scheduledAt, $1.medication) }
+
+    let periods = try PeriodStore(db: db, account: account, now: now, calendar: calendar).list()
+    var cycle: CycleDay?
+    if let last = periods.max(by: { $0.start < $1.start }), last.start <= today {
+      let next = try? CyclePrediction.predict(periods: periods, today: today, count: 1).next.first?.start
+      cycle = CycleDay(
+        day: last.start.days(to: today) + 1, nextPeriod: next, ongoing: last.end.map { $0 >= today } ?? true)
+    }
+
+    let goalStore = GoalStore(db: db, account: account, now: now, calendar: calendar)
+    let goals = try goalStore.list().isEmpty ? [] : try goalStore.progress(on: today).goals
+
+    let donor = try DonationStore(db: db, account: account, now: now, calendar: calendar).status(profile: profile)
+    let engine = ReminderEngine(db: db, account: account, now: now, calendar: calendar)
+    let reminders = Array(try engine.reminders(from: now, to: now.addingTimeInterval(14 * 86_400)).prefix(3))
+    return TodayView(doses: doses, cycle: cycle, goals: goals, donor: donor, reminders: reminders)
+  }
+}
