@@ -81,6 +81,7 @@ public final class SyncClient {
   ) async throws -> Summary {
     var summary = Summary(cursor: cursor)
     var resyncs = 0
+    var restamps = 0
     // While one page is applied the next is already on its way: the server's time and the
     // network hide behind the local writes.
     var prefetched: Task<Received, any Error>?
@@ -109,6 +110,13 @@ public final class SyncClient {
         resyncs += 1
         prefetched = nil
         summary.cursor = nil
+        continue
+      } catch SyncError.clockAhead(let serverTime) where restamps < 1 {
+        // Changes stamped while this device's clock ran ahead are stamped again at the
+        // server's time, and the clock starts from there (docs/sync-protocol.md, "The clock").
+        restamps += 1
+        prefetched = nil
+        try replica.restamp(after: serverTime)
         continue
       }
       let response = received.response
@@ -321,6 +329,7 @@ public final class SyncClient {
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw SyncError.badResponse("not HTTP") }
         if (200..<300).contains(http.statusCode) { return data }
+        if http.statusCode == 400, let serverTime = Self.serverTime(data) { throw SyncError.clockAhead(serverTime) }
         throw SyncError.http(status: http.statusCode, message: Self.message(data))
       } catch let error as SyncError {
         throw error.refined
@@ -333,6 +342,12 @@ public final class SyncClient {
         delay *= 3
       }
     }
+  }
+
+  /// The server's time, sent with a refusal of clock readings too far ahead.
+  static func serverTime(_ data: Data) -> Date? {
+    struct Body: Decodable { let server_time: String }
+    return (try? JSONDecoder().decode(Body.self, from: data)).flatMap { ISO8601.date(from: $0.server_time) }
   }
 
   static func message(_ data: Data) -> String {
@@ -354,6 +369,8 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
   case encrypted
   /// This device seals its records but the server has no key for the account any more.
   case keyMissing
+  /// The device's clock ran ahead of the server's (it is the server's time).
+  case clockAhead(Date)
 
   var refined: SyncError {
     switch self {
@@ -372,6 +389,9 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     case .unreachable(let url, let reason): return "cannot reach \(url) (\(reason)); is 'vital serve' running?"
     case .badResponse(let what): return "the server's answer was not understood: \(what)"
     case .encrypted: return EncryptionError.passphraseNeeded.description
+    case .clockAhead:
+      return
+        "this device's clock was more than an hour ahead of the server's; check the clock (its pending changes were stamped again once and still refused)"
     case .keyMissing:
       return
         "the server has lost this account's sync key; run 'vital sync' again to send it (sealed) and everything else"

@@ -128,6 +128,15 @@ struct SyncAPI: Sendable {
         _ = try change.validated(now: now)
         changes.append(
           ValidatedChange(dataset: change.dataset, id: change.id, fields: change.fields, sealed: change.isSealed))
+      } catch ChangeSetError.clockAhead(let reading) {
+        // The device's clock ran ahead: it is told the server's time, to stamp its changes anew.
+        let message = ChangeSetError.clockAhead(reading).description
+        return Answer.json(
+          .badRequest,
+          [
+            "error": .stored("{\"message\":" + WireJSON.quote(message) + "}"),
+            "server_time": .string(ISO8601.string(from: now)),
+          ])
       } catch let error as ChangeSetError {
         throw HTTPError(.badRequest, message: error.description)
       }
