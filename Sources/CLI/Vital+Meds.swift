@@ -118,7 +118,7 @@ extension Vital.Meds {
           vital meds take Ibuprofen --at 07:30 --dose 08:00
         """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Its name or id.") var medication: String
+    @Argument(help: "Its name or id.", completion: Completion.medicationNames) var medication: String
     @Option(help: "When you took it (default: now).") var at: DateTimeArgument?
     @Option(name: .customLong("dose"), help: "Which scheduled dose of that day, HH:MM.") var slot: String?
 
@@ -143,7 +143,7 @@ extension Vital.Meds {
     static let configuration = CommandConfiguration(
       commandName: "skip", abstract: "Record a scheduled dose as skipped (chosen as 'take' chooses).")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Its name or id.") var medication: String
+    @Argument(help: "Its name or id.", completion: Completion.medicationNames) var medication: String
     @Option(help: "When you decided (default: now).") var at: DateTimeArgument?
     @Option(name: .customLong("dose"), help: "Which scheduled dose of that day, HH:MM.") var slot: String?
 
@@ -158,7 +158,7 @@ extension Vital.Meds {
     static let configuration = CommandConfiguration(
       commandName: "refill", abstract: "Set the stock you have now, after a refill or a count.")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Its name or id.") var medication: String
+    @Argument(help: "Its name or id.", completion: Completion.medicationNames) var medication: String
     @Argument(help: "Doses in stock now.") var stock: Int
 
     func run() async throws {

@@ -13,7 +13,8 @@ extension Vital.Meds {
           vital meds show 3f2a --json
         """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Its name or id (or the id's first characters).") var medication: String
+    @Argument(help: "Its name or id (or the id's first characters).", completion: Completion.medicationNames)
+    var medication: String
 
     func run() async throws {
       let c = try MedsContext(global)
@@ -46,7 +47,8 @@ extension Vital.Meds {
           vital meds edit 3f2a --name Ibuprofen --dose ''
         """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Its name or id (or the id's first characters).") var medication: String
+    @Argument(help: "Its name or id (or the id's first characters).", completion: Completion.medicationNames)
+    var medication: String
     @Option(help: "A new name.") var name: String?
     @Option(name: .customLong("at"), help: "A time of day, HH:MM; repeat for each.") var times: [String] = []
     @Option(help: "Weekdays, e.g. mon,wed,fri ('' for every day).") var days: String?
@@ -85,7 +87,8 @@ extension Vital.Meds {
         """,
       aliases: ["remove", "rm"])
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Its name or id (or the id's first characters).") var medication: String
+    @Argument(help: "Its name or id (or the id's first characters).", completion: Completion.medicationNames)
+    var medication: String
     @Flag(help: "Do not ask.") var yes = false
 
     func run() async throws {

@@ -48,7 +48,9 @@ extension Vital {
   struct RemotePassthrough: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "remote", abstract: "The sync server for this account: set, register, login, status.")
-    @Argument(parsing: .captureForPassthrough, help: "set URL | register | login | status, and their options")
+    @Argument(
+      parsing: .captureForPassthrough, help: "set URL | register | login | status, and their options",
+      completion: Completion.remoteWords)
     var arguments: [String] = []
 
     func run() async throws { try Sibling.exec("vital-sync", ["remote"] + arguments) }
@@ -58,7 +60,8 @@ extension Vital {
   struct SyncPassthrough: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "sync", abstract: "Push local changes to the server and pull everyone else's.")
-    @Argument(parsing: .captureForPassthrough, help: "--home DIR, --json") var arguments: [String] = []
+    @Argument(parsing: .captureForPassthrough, help: "--home DIR, --json", completion: Completion.syncWords)
+    var arguments: [String] = []
 
     func run() async throws { try Sibling.exec("vital-sync", ["sync"] + arguments) }
   }

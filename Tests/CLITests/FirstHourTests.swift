@@ -61,6 +61,25 @@ import Testing
     #expect(!(try vital.run(["area", "locate", "--lat", "48.1374", "--lon", "11.5755"]).stdout.contains("days old")))
   }
 
+  @Test func completionsKnowRemoteAndSyncAndMedicationNames() throws {
+    for shell in ["bash", "zsh", "fish"] {
+      let script = try vital.run(["--generate-completion-script", shell], home: .unset).stdout
+      for word in ["register", "encrypt", "passphrase", "--passphrase-stdin"] {
+        #expect(script.contains(word), "\(shell) completes \(word)")
+      }
+    }
+    _ = try vital.run(["meds", "add", "Levothyroxine", "--at", "07:00"])
+    _ = try vital.run(["meds", "add", "Vitamin D", "--at", "12:00"])
+    // What the shell runs on TAB after `vital meds take L`.
+    let asked = try vital.run(
+      [
+        "---completion", "meds", "take", "--", "positional@0", "3", "1", "vital", "meds", "take", "L", "--home",
+        vital.home,
+      ],
+      home: .unset)
+    #expect(asked.stdout.split(separator: "\n") == ["Levothyroxine"], "\(asked.stdout) \(asked.stderr)")
+  }
+
   @Test func aServerOutsideThisMachineAndPrivateNetworksOverHTTPIsWarnedAbout() throws {
     let public_ = try vital.run(["remote", "set", "http://sync.example.org:8080"])
     #expect(public_.status == 0)
