@@ -17,7 +17,12 @@ extension Vital {
 extension Vital.AccountCommand {
   struct Register: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "register", abstract: "Create a local account and log in to it.")
+      commandName: "register", abstract: "Create a local account and log in to it.",
+      discussion: """
+        Examples:
+          vital account register --email ann@example.org
+          echo "$PASSWORD" | vital account register --email ann@example.org --password-stdin --json
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "Your email address; it names the account.") var email: String
     @Option(help: "What Vital calls you.") var name: String?
@@ -40,7 +45,12 @@ extension Vital.AccountCommand {
 
   struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "login", abstract: "Log in to a local account.")
+      commandName: "login", abstract: "Log in to a local account.",
+      discussion: """
+        Examples:
+          vital account login --email ann@example.org
+          echo "$PASSWORD" | vital account login --email ann@example.org --password-stdin
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "The account's email address.") var email: String
     @OptionGroup var password: PasswordOptions
@@ -56,7 +66,12 @@ extension Vital.AccountCommand {
 
   struct Logout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "logout", abstract: "End the session in this data folder.")
+      commandName: "logout", abstract: "End the session in this data folder.",
+      discussion: """
+        Examples:
+          vital account logout
+          vital account logout --home ~/vital-test
+        """)
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -67,7 +82,13 @@ extension Vital.AccountCommand {
   }
 
   struct Whoami: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Show the logged-in account.")
+    static let configuration = CommandConfiguration(
+      commandName: "whoami", abstract: "Show the logged-in account.",
+      discussion: """
+        Examples:
+          vital account whoami
+          vital account whoami --json
+        """)
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -80,7 +101,12 @@ extension Vital.AccountCommand {
   struct Passwd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "passwd",
-      abstract: "Change the password (old, then new); every session of the account ends.")
+      abstract: "Change the password (old, then new); every session of the account ends.",
+      discussion: """
+        Examples:
+          vital account passwd
+          printf "%s\\n%s\\n" "$OLD" "$NEW" | vital account passwd --password-stdin
+        """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var password: PasswordOptions
 
@@ -100,7 +126,12 @@ extension Vital.AccountCommand {
   struct Delete: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "delete",
-      abstract: "Delete the logged-in account and every record it owns.")
+      abstract: "Delete the logged-in account and every record it owns.",
+      discussion: """
+        Examples:
+          vital account delete --yes
+          vital account delete --yes --keep-remote
+        """)
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Confirm that everything of this account is to be deleted.") var yes = false
     @Flag(help: "Delete only this device's copy and leave the one on the sync server.") var keepRemote = false

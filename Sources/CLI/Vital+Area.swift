@@ -54,7 +54,12 @@ struct AreaContext {
 extension Vital.AreaCommand {
   struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "import", abstract: "Import district polygons from GeoJSON; replaces the districts imported before.")
+      commandName: "import", abstract: "Import district polygons from GeoJSON; replaces the districts imported before.",
+      discussion: """
+        Examples:
+          vital area import districts.geojson
+          vital area import kreise.geojson --id-property AGS --name-property GEN
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "A GeoJSON FeatureCollection of Polygon and MultiPolygon features.") var file: String
     @Option(help: "The property holding a district's key.") var idProperty = "RS"
@@ -83,7 +88,12 @@ extension Vital.AreaCommand {
 
   struct Stats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "stats", abstract: "Import incidence figures from an RKI-style CSV or GeoJSON properties.")
+      commandName: "stats", abstract: "Import incidence figures from an RKI-style CSV or GeoJSON properties.",
+      discussion: """
+        Examples:
+          vital area stats RKI_Corona_Landkreise.csv
+          vital area stats landkreise.geojson --json
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The RKI district table (CSV) or a GeoJSON with the figures as properties.") var file: String
     @Option(help: "The column or property holding the district key.") var key = "RS"
@@ -126,7 +136,12 @@ extension Vital.AreaCommand {
 
   struct Locate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "locate", abstract: "The district of a place, its incidence, phase and guidelines.")
+      commandName: "locate", abstract: "The district of a place, its incidence, phase and guidelines.",
+      discussion: """
+        Examples:
+          vital area locate --lat 48.1374 --lon 11.5755
+          vital area locate --points places.csv --json
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "Latitude in degrees (north positive).") var lat: Double?
     @Option(help: "Longitude in degrees (east positive).") var lon: Double?
@@ -171,7 +186,12 @@ extension Vital.AreaCommand {
 
   struct Phases: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "phases", abstract: "The phase thresholds in force; --thresholds changes them.")
+      commandName: "phases", abstract: "The phase thresholds in force; --thresholds changes them.",
+      discussion: """
+        Examples:
+          vital area phases
+          vital area phases --thresholds 35,50,100
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "Upper bounds of green, yellow and red, e.g. 35,50,100.") var thresholds: String?
     @Option(help: "Guidelines in en or de.") var lang: Guidelines.Language = .en

@@ -29,7 +29,12 @@ extension Vital.AreaCommand.Watch {
   }
 
   struct Add: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Watch a place.")
+    static let configuration = CommandConfiguration(
+      commandName: "add", abstract: "Watch a place.",
+      discussion: """
+        Examples:
+          vital area watch add --lat 52.52 --lon 13.405 --label Home
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "Latitude.") var lat: Double
     @Option(help: "Longitude.") var lon: Double
@@ -47,7 +52,12 @@ extension Vital.AreaCommand.Watch {
 
   struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "list", abstract: "Watched places and their phase now.", aliases: ["ls"])
+      commandName: "list", abstract: "Watched places and their phase now.",
+      discussion: """
+        Examples:
+          vital area watch list
+          vital area watch ls --json
+        """, aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -63,7 +73,12 @@ extension Vital.AreaCommand.Watch {
 
   struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "check", abstract: "Report, once, each watched place whose phase changed since the last check.")
+      commandName: "check", abstract: "Report, once, each watched place whose phase changed since the last check.",
+      discussion: """
+        Examples:
+          vital area watch check
+          vital area watch check --json
+        """)
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {

@@ -14,7 +14,11 @@ extension Vital.ProfileCommand {
 
   struct SetAvatar: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "set", abstract: "Use FILE as your avatar; anything else than a sound PNG or JPEG is refused.")
+      commandName: "set", abstract: "Use FILE as your avatar; anything else than a sound PNG or JPEG is refused.",
+      discussion: """
+        Examples:
+          vital profile avatar set ~/Pictures/me.jpg
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "A PNG or JPEG image.") var file: String
 
@@ -30,7 +34,11 @@ extension Vital.ProfileCommand {
 
   struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "export", abstract: "Write the stored avatar bytes to a file.")
+      commandName: "export", abstract: "Write the stored avatar bytes to a file.",
+      discussion: """
+        Examples:
+          vital profile avatar export --out avatar.png
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "Where to write it ('-' for stdout).") var out: String
 
@@ -51,7 +59,11 @@ extension Vital.ProfileCommand {
 
   struct Clear: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "clear", abstract: "Remove your avatar.")
+      commandName: "clear", abstract: "Remove your avatar.",
+      discussion: """
+        Examples:
+          vital profile avatar clear
+        """)
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {

@@ -64,7 +64,12 @@ extension App {
 extension Vital.Cycle {
   struct Log: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "log", abstract: "Log a period, or set the end of the one that starts on --start.")
+      commandName: "log", abstract: "Log a period, or set the end of the one that starts on --start.",
+      discussion: """
+        Examples:
+          vital cycle log --start 2026-11-02
+          vital cycle log --start 2026-11-02 --end 2026-11-06
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "The first day, YYYY-MM-DD.") var start: LocalDate
     @Option(help: "The last day; leave out while it is ongoing.") var end: LocalDate?
@@ -80,7 +85,12 @@ extension Vital.Cycle {
 
   struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "list", abstract: "Logged periods, oldest first.", aliases: ["ls"])
+      commandName: "list", abstract: "Logged periods, oldest first.",
+      discussion: """
+        Examples:
+          vital cycle list
+          vital cycle ls --json
+        """, aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -103,7 +113,12 @@ extension Vital.Cycle {
 
   struct Predict: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "predict", abstract: "The next periods, ovulation and fertile windows, with ranges.")
+      commandName: "predict", abstract: "The next periods, ovulation and fertile windows, with ranges.",
+      discussion: """
+        Examples:
+          vital cycle predict
+          vital cycle predict --count 6 --json
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "How many periods to predict (1-24).") var count = 3
 
@@ -128,7 +143,12 @@ extension Vital.Cycle {
 
   struct CalendarCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "calendar", abstract: "A month grid marking logged, predicted, fertile and ovulation days.")
+      commandName: "calendar", abstract: "A month grid marking logged, predicted, fertile and ovulation days.",
+      discussion: """
+        Examples:
+          vital cycle calendar
+          vital cycle calendar --month 2026-12
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "The month, YYYY-MM (default: this month).") var month: String?
 
@@ -161,7 +181,11 @@ extension Vital.Cycle {
   struct ImportHealth: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "import-health",
-      abstract: "Make periods from imported Apple Health menstrual-flow records (consecutive days form one).")
+      abstract: "Make periods from imported Apple Health menstrual-flow records (consecutive days form one).",
+      discussion: """
+        Examples:
+          vital health import export.zip && vital cycle import-health
+        """)
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {

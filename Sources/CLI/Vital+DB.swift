@@ -18,7 +18,12 @@ extension Vital.DB {
   struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "check",
-      abstract: "Run SQLite's integrity check and report the schema version.")
+      abstract: "Run SQLite's integrity check and report the schema version.",
+      discussion: """
+        Examples:
+          vital db check
+          vital db check --json
+        """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -50,7 +55,12 @@ extension Vital.DB {
   struct Backup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "backup",
-      abstract: "Copy the database to FILE with SQLite's online backup (safe while in use).")
+      abstract: "Copy the database to FILE with SQLite's online backup (safe while in use).",
+      discussion: """
+        Examples:
+          vital db backup ~/vital-backup.sqlite
+          vital db backup ~/vital-backup.sqlite --force
+        """)
 
     @OptionGroup var global: GlobalOptions
 

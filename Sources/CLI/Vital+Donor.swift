@@ -36,7 +36,12 @@ struct DonorContext {
 extension Vital.Donor {
   struct Questions: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "questions", abstract: "List the eligibility questions.")
+      commandName: "questions", abstract: "List the eligibility questions.",
+      discussion: """
+        Examples:
+          vital donor questions
+          vital donor questions --lang ru --json
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "en or ru.") var lang: Questionnaire.Language = .en
 
@@ -68,7 +73,12 @@ extension Vital.Donor {
   struct QuestionnaireCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "questionnaire",
-      abstract: "Answer the eligibility questionnaire; the result is stored and valid for 30 days for booking.")
+      abstract: "Answer the eligibility questionnaire; the result is stored and valid for 30 days for booking.",
+      discussion: """
+        Examples:
+          vital donor questionnaire
+          vital donor questionnaire --answers answers.json
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "A JSON object {\"<question id>\": true|false} answering every question, or - for stdin.")
     var answers: String?
@@ -145,7 +155,12 @@ extension Vital.Donor {
     }
 
     static let configuration = CommandConfiguration(
-      commandName: "eligibility", abstract: "Whether you may donate now, from when, and why.")
+      commandName: "eligibility", abstract: "Whether you may donate now, from when, and why.",
+      discussion: """
+        Examples:
+          vital donor eligibility
+          vital donor eligibility --kind plasma --json
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "whole-blood, plasma, platelets or double-red.") var kind: DonationKind = .wholeBlood
 

@@ -6,7 +6,12 @@ import Health
 extension Vital.Donor {
   struct Book: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "book", abstract: "Book a donation appointment.")
+      commandName: "book", abstract: "Book a donation appointment.",
+      discussion: """
+        Examples:
+          vital donor book --at 2026-12-01T09:30 --place "DRK Berlin"
+          vital donor book --at "tomorrow 16:00" --place Uniklinik --kind plasma
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "Local date and time, e.g. 2026-12-01T09:30.") var at: DateTimeArgument
     @Option(help: "Where you will donate.") var place: String
@@ -22,7 +27,12 @@ extension Vital.Donor {
   struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "status",
-      abstract: "Your next appointment, the calendar days left, and what to do now.")
+      abstract: "Your next appointment, the calendar days left, and what to do now.",
+      discussion: """
+        Examples:
+          vital donor status
+          vital donor status --json
+        """)
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -66,7 +76,12 @@ extension Vital.Donor {
 
   struct Cancel: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "cancel", abstract: "Cancel the scheduled appointment.")
+      commandName: "cancel", abstract: "Cancel the scheduled appointment.",
+      discussion: """
+        Examples:
+          vital donor cancel
+          vital donor cancel 3f2a
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The appointment's id (or its first characters); the scheduled one if omitted.") var id: String?
 
@@ -79,7 +94,12 @@ extension Vital.Donor {
 
   struct Complete: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "complete", abstract: "Record the scheduled appointment as donated.")
+      commandName: "complete", abstract: "Record the scheduled appointment as donated.",
+      discussion: """
+        Examples:
+          vital donor complete
+          vital donor complete --at "today 09:10"
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The appointment's id (or its first characters); the scheduled one if omitted.") var id: String?
     @Option(help: "When you donated (default: the appointment's time).") var at: DateTimeArgument?
@@ -93,7 +113,12 @@ extension Vital.Donor {
 
   struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "record", abstract: "Add a past donation to your history.")
+      commandName: "record", abstract: "Add a past donation to your history.",
+      discussion: """
+        Examples:
+          vital donor record --at 2026-03-01T10:00 --place "DRK Mitte"
+          vital donor record --at "yesterday 17:30" --place Uniklinik --kind plasma --notes "arm bruised"
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "When you donated, e.g. 2026-03-01T10:00.") var at: DateTimeArgument
     @Option(help: "Where you donated.") var place: String
@@ -111,7 +136,12 @@ extension Vital.Donor {
 
   struct History: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "history", abstract: "Every donation and appointment, newest first.", aliases: ["ls"])
+      commandName: "history", abstract: "Every donation and appointment, newest first.",
+      discussion: """
+        Examples:
+          vital donor history
+          vital donor ls --json
+        """, aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {

@@ -6,7 +6,12 @@ import Health
 extension Vital.Donor {
   struct GuideCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "guide", abstract: "What to do before and after donating, and what defers a donor.")
+      commandName: "guide", abstract: "What to do before and after donating, and what defers a donor.",
+      discussion: """
+        Examples:
+          vital donor guide
+          vital donor guide --json
+        """)
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -24,7 +29,12 @@ extension Vital.Donor {
 
   struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "export", abstract: "Write your donation history as CSV or JSON.")
+      commandName: "export", abstract: "Write your donation history as CSV or JSON.",
+      discussion: """
+        Examples:
+          vital donor export --out donations.csv
+          vital donor export --json
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "csv (RFC 4180) or json (default: csv; json with --json).") var format: Format?
     @Option(help: "A file to write (default: stdout).") var out: String?
@@ -60,7 +70,12 @@ extension Vital.Donor {
   struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "import",
-      abstract: "Import donations from CSV (the export format); idempotent by id, all or nothing.")
+      abstract: "Import donations from CSV (the export format); idempotent by id, all or nothing.",
+      discussion: """
+        Examples:
+          vital donor import donations.csv
+          vital donor export | vital donor import -
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The CSV file, or - for stdin.") var file: String
 

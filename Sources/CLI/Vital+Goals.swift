@@ -50,7 +50,13 @@ struct GoalsContext {
 
 extension Vital.Goals {
   struct Add: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a daily goal.")
+    static let configuration = CommandConfiguration(
+      commandName: "add", abstract: "Add a daily goal.",
+      discussion: """
+        Examples:
+          vital goals add --type steps --target 8000
+          vital goals add --type running-distance --target 5000 --title "Weekend run"
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "steps, walking-distance or running-distance.") var type: Goal.Kind
     @Option(help: "Steps, or metres for distances.") var target: Double
@@ -64,7 +70,13 @@ extension Vital.Goals {
   }
 
   struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "Your goals.", aliases: ["ls"])
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "Your goals.",
+      discussion: """
+        Examples:
+          vital goals list
+          vital goals ls --json
+        """, aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -80,7 +92,11 @@ extension Vital.Goals {
 
   struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "import", abstract: "Import the goals app's catalogue (JSON); importing again changes nothing.")
+      commandName: "import", abstract: "Import the goals app's catalogue (JSON); importing again changes nothing.",
+      discussion: """
+        Examples:
+          vital goals import goals.json
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The catalogue file, or - for stdin.") var file: String
 
@@ -95,7 +111,12 @@ extension Vital.Goals {
 
   struct Progress: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "progress", abstract: "How far each goal got on a day, and the Health app's rings.")
+      commandName: "progress", abstract: "How far each goal got on a day, and the Health app's rings.",
+      discussion: """
+        Examples:
+          vital goals progress
+          vital goals progress --date 2026-11-20 --json
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "The day, YYYY-MM-DD (default: today).") var date: LocalDate?
 

@@ -24,7 +24,12 @@ extension Vital.HealthCommand {
   struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "import",
-      abstract: "Import the Health app's export.xml or export.zip (streamed; re-importing adds nothing).")
+      abstract: "Import the Health app's export.xml or export.zip (streamed; re-importing adds nothing).",
+      discussion: """
+        Examples:
+          vital health import ~/Downloads/export.zip
+          vital health import export.xml --json
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "export.xml or export.zip") var file: String
 
@@ -57,7 +62,13 @@ extension Vital.HealthCommand {
   }
 
   struct Add: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a sample by hand.")
+    static let configuration = CommandConfiguration(
+      commandName: "add", abstract: "Add a sample by hand.",
+      discussion: """
+        Examples:
+          vital health add --type steps --value 4200
+          vital health add --type distance-m --value 5000 --at "yesterday 18:00"
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "steps, distance-m, active-energy-kcal or exercise-min.") var type: String
     @Option(help: "The amount.") var value: Double
@@ -76,7 +87,12 @@ extension Vital.HealthCommand {
 
   struct Summary: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "summary", abstract: "Totals for a day: steps, distances, active energy, exercise.")
+      commandName: "summary", abstract: "Totals for a day: steps, distances, active energy, exercise.",
+      discussion: """
+        Examples:
+          vital health summary
+          vital health summary --date 2026-03-29 --json
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "The day, YYYY-MM-DD (default: today).") var date: LocalDate?
 

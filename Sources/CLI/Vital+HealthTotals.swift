@@ -15,6 +15,11 @@ extension Vital.HealthCommand {
         watches rank first, then phones, then everything else (apps, samples added by hand), \
         ties by name. --prefer puts the named sources first, in the order given; the ranking is \
         kept, synced to your other devices, and used by every total from then on.
+
+        Examples:
+          vital health sources
+          vital health sources --prefer "Anna's Apple Watch"
+          vital health sources --reset
         """)
     @OptionGroup var global: GlobalOptions
     @Option(help: ArgumentHelp("Rank this source first (repeat for the next ones).", valueName: "name"))
@@ -60,6 +65,10 @@ extension Vital.HealthCommand {
         The goal is --goal when given; else for steps and distance your smallest goal of that \
         type ('vital goals'), for energy and exercise the Apple Watch ring goal of each day. \
         A week or month counts its days up to today, against their goals added up.
+
+        Examples:
+          vital health trend --type steps
+          vital health trend --type exercise --weeks 12 --goal 30
         """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "steps, distance, energy or exercise.") var type: HealthTotals.Measure

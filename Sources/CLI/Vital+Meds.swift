@@ -65,7 +65,13 @@ struct MedsContext {
 
 extension Vital.Meds {
   struct Add: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a medication and its schedule.")
+    static let configuration = CommandConfiguration(
+      commandName: "add", abstract: "Add a medication and its schedule.",
+      discussion: """
+        Examples:
+          vital meds add Ramipril --at 08:00 --at 20:00 --stock 60
+          vital meds add 'Vitamin D' --at 12:00 --days mon,thu --dose '1000 IU'
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Its name (unique, any case).") var name: String
     @Option(name: .customLong("at"), help: "A time of day, HH:MM; repeat for several.") var times: [String] = []
@@ -83,7 +89,13 @@ extension Vital.Meds {
   }
 
   struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "Your medications.", aliases: ["ls"])
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "Your medications.",
+      discussion: """
+        Examples:
+          vital meds list
+          vital meds ls --json
+        """, aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -141,7 +153,12 @@ extension Vital.Meds {
 
   struct Skip: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "skip", abstract: "Record a scheduled dose as skipped (chosen as 'take' chooses).")
+      commandName: "skip", abstract: "Record a scheduled dose as skipped (chosen as 'take' chooses).",
+      discussion: """
+        Examples:
+          vital meds skip Ramipril
+          vital meds skip Ramipril --dose 20:00
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Its name or id.", completion: Completion.medicationNames) var medication: String
     @Option(help: "When you decided (default: now).") var at: DateTimeArgument?
@@ -156,7 +173,11 @@ extension Vital.Meds {
 
   struct Refill: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "refill", abstract: "Set the stock you have now, after a refill or a count.")
+      commandName: "refill", abstract: "Set the stock you have now, after a refill or a count.",
+      discussion: """
+        Examples:
+          vital meds refill Ramipril 60
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Its name or id.", completion: Completion.medicationNames) var medication: String
     @Argument(help: "Doses in stock now.") var stock: Int
@@ -170,7 +191,12 @@ extension Vital.Meds {
 
   struct Stats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "stats", abstract: "Scheduled, taken, skipped and missed doses, and adherence.")
+      commandName: "stats", abstract: "Scheduled, taken, skipped and missed doses, and adherence.",
+      discussion: """
+        Examples:
+          vital meds stats
+          vital meds stats --days 90 --json
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "The last N days, today included.") var days = 30
 
@@ -202,7 +228,12 @@ extension Vital.Meds {
 
   struct History: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "history", abstract: "Every dose: taken, skipped or missed.")
+      commandName: "history", abstract: "Every dose: taken, skipped or missed.",
+      discussion: """
+        Examples:
+          vital meds history > doses.csv
+          vital meds history --format json
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "csv (RFC 4180) or json.") var format: Vital.Donor.Format = .csv
 

@@ -16,7 +16,13 @@ extension Vital {
 
 extension Vital.ProfileCommand {
   struct Show: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show your profile.")
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "Show your profile.",
+      discussion: """
+        Examples:
+          vital profile show
+          vital profile show --json
+        """)
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -46,7 +52,13 @@ extension Vital.ProfileCommand {
   struct Set: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "set",
-      abstract: "Change profile fields; an empty value (--surname '') clears a text field.")
+      abstract: "Change profile fields; an empty value (--surname '') clears a text field.",
+      discussion: """
+        Examples:
+          vital profile set --blood-type A+ --sex female --birth-date 1990-05-01
+          vital profile set --weight-kg 61.5 --region uk
+          vital profile set --surname ''
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "What Vital calls you.") var name: String?
     @Option(help: "Your surname.") var surname: String?

@@ -52,7 +52,12 @@ struct RemindersContext {
 extension Vital.Reminders {
   struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "list", abstract: "Reminders in a window (default: the next 7 days).", aliases: ["ls"])
+      commandName: "list", abstract: "Reminders in a window (default: the next 7 days).",
+      discussion: """
+        Examples:
+          vital reminders list
+          vital reminders list --from 2026-12-01 --to 2026-12-31 --json
+        """, aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
     @Option(help: "Start (default: now).") var from: DateTimeArgument?
     @Option(help: "End (default: 7 days after the start).") var to: DateTimeArgument?
@@ -69,7 +74,12 @@ extension Vital.Reminders {
 
   struct ICS: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "ics", abstract: "Write the reminders as an iCalendar file (RFC 5545) with alarms.")
+      commandName: "ics", abstract: "Write the reminders as an iCalendar file (RFC 5545) with alarms.",
+      discussion: """
+        Examples:
+          vital reminders ics --out vital.ics
+          vital reminders ics --from 2026-12-01 --to 2027-01-01 --json
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "A file to write (default: stdout).") var out: String?
     @Option(help: "Start (default: now).") var from: DateTimeArgument?
@@ -101,7 +111,11 @@ extension Vital.Reminders {
 
   struct Enable: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "enable", abstract: "Switch a reminder source on: donation, medication, cycle or area.")
+      commandName: "enable", abstract: "Switch a reminder source on: donation, medication, cycle or area.",
+      discussion: """
+        Examples:
+          vital reminders enable cycle
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "donation, medication, cycle or area.") var source: ReminderSource
 
@@ -110,7 +124,11 @@ extension Vital.Reminders {
 
   struct Disable: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "disable", abstract: "Switch a reminder source off.")
+      commandName: "disable", abstract: "Switch a reminder source off.",
+      discussion: """
+        Examples:
+          vital reminders disable area
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "donation, medication, cycle or area.") var source: ReminderSource
 
@@ -160,7 +178,12 @@ extension Vital.Reminders {
   struct Notify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "notify",
-      abstract: "Deliver each due reminder once (notify-send, else stdout); safe to run from cron every minute.")
+      abstract: "Deliver each due reminder once (notify-send, else stdout); safe to run from cron every minute.",
+      discussion: """
+        Examples:
+          vital reminders notify
+          * * * * * $HOME/.local/bin/vital reminders notify   # crontab
+        """)
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {

@@ -5,7 +5,13 @@ import Foundation
 extension Vital {
   struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "serve", abstract: "Run the sync server.")
+      commandName: "serve", abstract: "Run the sync server.",
+      discussion: """
+        Examples:
+          vital serve --data ~/vital-server
+          vital serve --listen 127.0.0.1:0 --data /tmp/server
+          vital serve --postgres 'postgres://vital@127.0.0.1/vital'
+        """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "Address to listen on; loopback unless you mean otherwise.") var listen = "127.0.0.1:8080"
     @Option(help: "Folder for the server's SQLite database (default: <home>/server).") var data: String?

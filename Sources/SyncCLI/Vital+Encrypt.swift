@@ -36,6 +36,10 @@ extension VitalSync.Remote {
         passphrase, and sends every record again, sealed; the server drops its cleartext copies. \
         Other devices ask for the passphrase on their next 'vital sync' or 'vital remote login'. \
         A forgotten passphrase cannot be recovered by anyone.
+
+        Examples:
+          vital remote encrypt
+          echo "$PASSPHRASE" | vital remote encrypt --passphrase-stdin
         """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var passphrase: PassphraseOptions
@@ -63,7 +67,11 @@ extension VitalSync.Remote {
   struct Passphrase: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "passphrase",
-      abstract: "Change the sync passphrase (the key it wraps, and every record, stay the same).")
+      abstract: "Change the sync passphrase (the key it wraps, and every record, stay the same).",
+      discussion: """
+        Examples:
+          vital remote passphrase
+        """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var passphrase: PassphraseOptions
 

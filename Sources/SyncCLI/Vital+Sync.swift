@@ -20,7 +20,12 @@ extension VitalSync {
 
   struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "sync", abstract: "Push local changes to the server and pull everyone else's.")
+      commandName: "sync", abstract: "Push local changes to the server and pull everyone else's.",
+      discussion: """
+        Examples:
+          vital sync
+          echo "$PASSPHRASE" | vital sync --passphrase-stdin --json
+        """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var passphrase: PassphraseOptions
 
@@ -39,7 +44,13 @@ extension VitalSync {
 
 extension VitalSync.Remote {
   struct SetURL: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "set", abstract: "Remember the server's URL.")
+    static let configuration = CommandConfiguration(
+      commandName: "set", abstract: "Remember the server's URL.",
+      discussion: """
+        Examples:
+          vital remote set http://127.0.0.1:8080
+          vital remote set https://vital.example.org
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "e.g. http://127.0.0.1:8080") var url: String
 
@@ -70,7 +81,12 @@ extension VitalSync.Remote {
   struct Register: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "register",
-      abstract: "Create an account on the server for this account's email, and log in to it.")
+      abstract: "Create an account on the server for this account's email, and log in to it.",
+      discussion: """
+        Examples:
+          vital remote register
+          echo "$PASSWORD" | vital remote register --password-stdin
+        """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var password: PasswordOptions
 
@@ -84,7 +100,12 @@ extension VitalSync.Remote {
 
   struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "login", abstract: "Log in to the server with this account's email.")
+      commandName: "login", abstract: "Log in to the server with this account's email.",
+      discussion: """
+        Examples:
+          vital remote login
+          printf "%s\\n%s\\n" "$PASSWORD" "$PASSPHRASE" | vital remote login --password-stdin --passphrase-stdin
+        """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var password: PasswordOptions
     @OptionGroup var passphrase: PassphraseOptions
@@ -98,7 +119,12 @@ extension VitalSync.Remote {
 
   struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "status", abstract: "The server, the login and what waits to be sent.")
+      commandName: "status", abstract: "The server, the login and what waits to be sent.",
+      discussion: """
+        Examples:
+          vital remote status
+          vital remote status --json
+        """)
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -128,7 +154,11 @@ extension VitalSync.Remote {
 extension VitalSync.Remote {
   struct Delete: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "delete", abstract: "Delete this account's copy on the server (this device keeps its own).")
+      commandName: "delete", abstract: "Delete this account's copy on the server (this device keeps its own).",
+      discussion: """
+        Examples:
+          vital remote delete --yes
+        """)
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Confirm that the server's copy is to be deleted.") var yes = false
 

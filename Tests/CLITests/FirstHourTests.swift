@@ -170,3 +170,39 @@ import Testing
     #expect((try vital.run(["--json"]).object?["doses"] as? [Any])?.isEmpty == true)
   }
 }
+
+/// Every command's --help shows how it is used, with examples.
+@Suite struct HelpExamplesTests {
+  @Test func everyLeafCommandsHelpHasExamples() throws {
+    let vital = try VitalHome()
+    var missing: [String] = []
+    var leaves = 0
+    func crawl(_ path: [String], depth: Int) throws {
+      let help = try vital.run(path + ["--help"], home: .unset).stdout
+      var subcommands: [String] = []
+      var inSection = false
+      for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasPrefix("SUBCOMMANDS:") {
+          inSection = true
+        } else if inSection, line.hasPrefix("  "), !line.hasPrefix("   "), !line.hasPrefix("  See "),
+          let first = line.split(separator: " ").first, first.first?.isLetter == true
+        {
+          subcommands.append(String(first).trimmingCharacters(in: CharacterSet(charactersIn: ",")))  // `list, ls`
+        } else if inSection, !line.isEmpty, !line.hasPrefix(" ") {
+          inSection = false
+        }
+      }
+      subcommands.removeAll { $0 == "help" }
+      if subcommands.isEmpty || depth > 3 {
+        leaves += 1
+        let examples = help.components(separatedBy: "Examples:").dropFirst().first ?? ""
+        if !examples.contains("vital ") { missing.append(path.joined(separator: " ")) }
+        return
+      }
+      for sub in subcommands { try crawl(path + [sub], depth: depth + 1) }
+    }
+    try crawl([], depth: 0)
+    #expect(leaves > 80, "the crawl reached the commands: \(leaves)")
+    #expect(missing.isEmpty, "without examples: \(missing)")
+  }
+}
