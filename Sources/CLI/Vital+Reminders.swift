@@ -67,7 +67,10 @@ extension Vital.Reminders {
       let (start, end) = try c.window(from, to, days: 7)
       let reminders = try c.engine.reminders(from: start, to: end)
       try c.app.output.show(.array(reminders.map(c.json))) {
-        reminders.isEmpty ? "No reminders until \(c.app.human(end))." : reminders.map(c.line).joined(separator: "\n")
+        guard !reminders.isEmpty else { return "No reminders until \(c.app.human(end))." }
+        var table = TextTable(["when", "kind", "what"])
+        for r in reminders { table.add([c.app.human(r.at), r.source.rawValue, r.title]) }
+        return table.text
       }
     }
   }
