@@ -159,7 +159,7 @@ CREATE TABLE dose (
 CREATE INDEX dose_account_medication ON dose(account_id, medication_id, scheduled_at);
 
 CREATE TABLE reminder_source (
-  -- Which sources are on (per device: a notification shows on this screen).
+  -- Which sources are on, and whether notifications are discreet (per device: they show on this screen).
   account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
   source TEXT NOT NULL,
   enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),

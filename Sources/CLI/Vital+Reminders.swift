@@ -46,7 +46,6 @@ struct RemindersContext {
     ])
   }
 
-  func line(_ r: Reminder) -> String { "\(app.human(r.at))  \(r.source.rawValue)  \(r.title)" }
 }
 
 extension Vital.Reminders {
