@@ -73,6 +73,14 @@ extension Vital.Donor {
   struct QuestionnaireCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "questionnaire",
+      abstract: "Answer the eligibility questionnaire (the default), or list, show or delete stored results.",
+      subcommands: [Take.self, Results.self, ShowResult.self, DeleteResult.self],
+      defaultSubcommand: Take.self)
+  }
+
+  struct Take: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "take",
       abstract: "Answer the eligibility questionnaire; the result is stored and valid for 30 days for booking.",
       discussion: """
         Examples:

@@ -156,6 +156,21 @@ import Testing
     expectCleanError(try vital.run(["undo", "999", "--yes"]), mentioning: "no change 999")
   }
 
+  @Test func aQuestionnaireResultIsListedShownAndDeleted() throws {
+    try passQuestionnaire()
+    let results = try #require(try vital.run(["donor", "questionnaire", "list", "--json"]).json as? [[String: Any]])
+    let id = try #require(results.first?["id"] as? String)
+    #expect(
+      try vital.run(["donor", "questionnaire", "show", String(id.prefix(6)), "--json"]).object?["eligible"] as? Bool
+        == true)
+    #expect(try vital.run(["donor", "questionnaire", "delete", String(id.prefix(6)), "--yes"]).status == 0)
+    // Booking goes by the result before it: there is none now.
+    expectCleanError(
+      try vital.run(["donor", "book", "--at", "2026-12-20T09:30", "--place", "DRK"]), mentioning: "questionnaire")
+    #expect(try vital.run(["undo", "--yes"]).status == 0)
+    #expect(try vital.run(["donor", "book", "--at", "2026-12-20T09:30", "--place", "DRK"]).status == 0)
+  }
+
   @Test func undoWalksBackAndSaysWhenThereIsNothingLeft() throws {
     let fresh = try VitalHome()
     _ = try fresh.run(

@@ -229,13 +229,14 @@ public struct DonationStore {
       """
       SELECT \(Self.questionnaires.list()) FROM questionnaire
       WHERE account_id = ? ORDER BY taken_at DESC LIMIT 1
-      """, account.id
-    ) { row in
-      Questionnaire.Result(
-        id: try row.get("id"), takenAt: try row.get("taken_at"), eligible: try row.get("eligible"),
-        deferredUntil: try row.get("deferred_until"), reasons: Self.decode(try row.get("reasons")) ?? [],
-        answers: Self.decode(try row.get("answers")) ?? [:])
-    }
+      """, account.id, row: Self.questionnaire)
+  }
+
+  static func questionnaire(_ row: Row) throws -> Questionnaire.Result {
+    Questionnaire.Result(
+      id: try row.get("id"), takenAt: try row.get("taken_at"), eligible: try row.get("eligible"),
+      deferredUntil: try row.get("deferred_until"), reasons: Self.decode(try row.get("reasons")) ?? [],
+      answers: Self.decode(try row.get("answers")) ?? [:])
   }
 
   static func json(_ value: Any) -> String {
