@@ -113,7 +113,8 @@ import Testing
     #expect(try vital.run(["donor", "eligibility", "--json"]).object?["eligible"] as? Bool == true)
   }
 
-  @Test func aNewAccountOnATerminalIsAskedTheFourFacts() throws {
+  @Test(.enabled(if: VitalHome.terminalsAvailable, "needs a pseudo-terminal (/dev/pts)"))
+  func aNewAccountOnATerminalIsAskedTheFourFacts() throws {
     let vital = try VitalHome()
     vital.environment["VITAL_NOW"] = "2026-11-23T13:30:00Z"
     let password = "lilac harbour 1987 teaspoon"

@@ -9,6 +9,16 @@ import Testing
 /// terminal would: each answer is typed only once its prompt has appeared (a password prompt
 /// flushes what was typed ahead).
 extension VitalHome {
+  /// Whether this machine gives out pseudo-terminals (a bare chroot without /dev/pts does not).
+  static let terminalsAvailable: Bool = {
+    var master: Int32 = 0
+    var slave: Int32 = 0
+    guard openpty(&master, &slave, nil, nil, nil) == 0 else { return false }
+    close(master)
+    close(slave)
+    return true
+  }()
+
   func runOnTerminal(_ arguments: [String], answers: [(prompt: String, answer: String)]) throws -> String {
     var master: Int32 = 0
     var slave: Int32 = 0
