@@ -40,7 +40,13 @@ extension ChangeJournal {
       ChangeJournal.begin(db, command: "undo \(change.seq)", undoing: change.id)
       defer { ChangeJournal.end(db) }
       let undoID = db.labels[Label.id]!
-      for step in change.steps.reversed() {
+      // An import's batches are taken back together: one pass over each dataset's clocks.
+      let imports = Dictionary(grouping: change.steps.filter { $0.action == .import }, by: \.dataset)
+      for (name, steps) in imports.sorted(by: { $0.key < $1.key }) {
+        guard let dataset = datasets.named(name) else { continue }
+        _ = try replica.withdraw(dataset, importedAt: Set(steps.map(\.hlc)))
+      }
+      for step in change.steps.reversed() where step.action != .import {
         guard let dataset = datasets.named(step.dataset) else {
           kept.append("\(step.dataset) \(step.rowID): this version of Vital does not know that kind of record")
           continue
@@ -87,7 +93,7 @@ extension ChangeJournal {
       else { return "\(short) was changed since it was deleted; left as it is now" }
       try replica.restore(dataset, id: step.rowID, step.before)
     case .import:
-      _ = try replica.withdraw(dataset, importedAt: step.hlc)
+      break  // taken back with the other batches of its import, above
     case .withdraw:
       return "the \(step.dataset) records taken back are not kept here; import the file again to bring them back"
     }

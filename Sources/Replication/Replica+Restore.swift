@@ -53,32 +53,43 @@ extension Replica {
     }
   }
 
-  /// Takes back the records a bulk insert stamped with `hlc` and that nothing changed since:
-  /// they are deleted with `_deleted` = 2, so importing them again brings them back (a delete
-  /// by hand stays). Returns how many.
-  public func withdraw(_ dataset: Dataset, importedAt hlc: String) throws -> Int {
+  /// Takes back the records bulk inserts stamped with one of `clocks` and that nothing changed
+  /// since: they are deleted with `_deleted` = 2, so importing them again brings them back (a
+  /// delete by hand stays). One pass over the dataset's clocks, however many batches the import
+  /// wrote. Returns how many.
+  public func withdraw(_ dataset: Dataset, importedAt batches: Set<String>) throws -> Int {
     try db.transaction { db in
-      let ids = try db.query(
-        // Every field still as the import wrote it (a record deleted and restored since counts).
-        "SELECT row_id FROM sync_row WHERE account_id = ? AND dataset = ? AND (clocks = ? OR clocks GLOB ?)", accountID,
-        dataset.name, "*=\(hlc)", "[*]=\(hlc);\(FieldMerge.restored)=*"
-      ) { try $0.get(0, as: String.self) }
-      guard !ids.isEmpty else { return 0 }
+      // Every field still as the import wrote it (a record deleted and restored since counts).
+      var found: [(id: String, clock: Substring)] = []
+      try db.forEachRow(
+        "SELECT row_id, clocks FROM sync_row WHERE account_id = ? AND dataset = ?", accountID, dataset.name
+      ) { row in
+        let text = try row.get(1, as: String.self)
+        guard text.hasPrefix("*=") else { return }
+        let rest = text.dropFirst(2)
+        let clock = rest.prefix { $0 != ";" }
+        let tail = rest.dropFirst(clock.count)
+        guard batches.contains(String(clock)), tail.isEmpty || tail.hasPrefix(";\(FieldMerge.restored)="),
+          !tail.dropFirst().contains(";")
+        else { return }
+        found.append((try row.get(0, as: String.self), clock))
+      }
+      guard !found.isEmpty else { return 0 }
       let clock = try tick()
       try journal.note(.withdraw, dataset, id: "", hlc: clock, fields: [], at: now)
       var days = Set<Int64>()
-      for id in ids {
+      for (id, imported) in found {
         days.formUnion(try spanDays(dataset, id))
         try db.execute("DELETE FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", id, accountID)
         try db.execute(
           "UPDATE sync_row SET clocks = ? WHERE account_id = ? AND dataset = ? AND row_id = ?",
-          "*=\(hlc);\(FieldMerge.withdrawn)=\(clock)", accountID, dataset.name, id)
+          "*=\(imported);\(FieldMerge.withdrawn)=\(clock)", accountID, dataset.name, id)
         try db.execute(
           "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, ?, ?, ?, ?, ?)",
           accountID, dataset.name, id, FieldMerge.deleted, FieldMerge.Deletion.withdrawn.value, clock.description)
       }
       try noteChanged(dataset, days.sorted())
-      return ids.count
+      return found.count
     }
   }
 }
