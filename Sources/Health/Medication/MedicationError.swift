@@ -3,7 +3,6 @@ public enum MedicationError: Error, Equatable, CustomStringConvertible {
   case emptyName
   case duplicateName(String)
   case notFound(String)
-  case ambiguous(String)
   case noTimes
   case badTime(String)
   case badDay(String)
@@ -24,7 +23,6 @@ public enum MedicationError: Error, Equatable, CustomStringConvertible {
     case .duplicateName(let name):
       return "a medication named '\(name)' exists already; pick another name or remove it first"
     case .notFound(let key): return "no medication '\(key.prefix(60))'; see 'vital meds list'"
-    case .ambiguous(let key): return "'\(key.prefix(60))' matches several medications; give more of the id"
     case .noTimes: return "give at least one time with --at HH:MM"
     case .badTime(let text): return "'\(text.prefix(20))' is not a time of day; use HH:MM, e.g. 08:00"
     case .badDay(let text): return "'\(text.prefix(20))' is not a weekday; use mon,tue,wed,thu,fri,sat,sun"
