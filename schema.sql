@@ -42,52 +42,6 @@ CREATE TABLE blob (
   PRIMARY KEY (account_id, sha256)
 ) STRICT;
 
-CREATE TABLE profile (
-  -- One per account; its id is derived from the email, so every device of a user has the same one.
-  -- avatar_sha256 points at blob(account_id, sha256) but is no foreign key: synced rows may
-  -- arrive in any order.
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL UNIQUE REFERENCES account(id) ON DELETE CASCADE,
-  name TEXT,
-  surname TEXT,
-  abo TEXT CHECK (abo IN ('A', 'B', 'AB', 'O')),
-  rhesus TEXT CHECK (rhesus IN ('+', '-')),
-  sex TEXT CHECK (sex IN ('female', 'male')),
-  birth_date TEXT,
-  weight_kg REAL CHECK (weight_kg > 0),
-  region TEXT NOT NULL DEFAULT 'de' CHECK (region IN ('de', 'us', 'uk')),
-  avatar_sha256 TEXT,
-  updated_at TEXT NOT NULL
-) STRICT;
-
-CREATE TABLE donation (
-  -- Appointments, completed donations and cancelled appointments.
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  kind TEXT NOT NULL CHECK (kind IN ('whole-blood', 'plasma', 'platelets', 'double-red')),
-  status TEXT NOT NULL CHECK (status IN ('scheduled', 'completed', 'cancelled')),
-  scheduled_at TEXT,
-  completed_at TEXT,
-  place TEXT NOT NULL,
-  notes TEXT,
-  updated_at TEXT NOT NULL,
-  CHECK (status <> 'completed' OR completed_at IS NOT NULL),
-  CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)
-) STRICT;
-CREATE INDEX donation_account_date ON donation(account_id, coalesce(completed_at, scheduled_at));
-
-CREATE TABLE questionnaire (
-  -- Eligibility questionnaires as taken; reasons and answers are JSON.
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  taken_at TEXT NOT NULL,
-  eligible INTEGER NOT NULL CHECK (eligible IN (0, 1)),
-  deferred_until TEXT,
-  reasons TEXT NOT NULL,
-  answers TEXT NOT NULL
-) STRICT;
-CREATE INDEX questionnaire_account_taken ON questionnaire(account_id, taken_at);
-
 CREATE TABLE sync_row (
   -- The clock of every synced field (`field=hlc;...`).
   account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
@@ -118,46 +72,6 @@ CREATE TABLE sync_remote (
   last_sync TEXT
 ) STRICT;
 
-CREATE TABLE period (
-  -- Logged periods; an ongoing one has no end.
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  start TEXT NOT NULL,
-  "end" TEXT,
-  CHECK ("end" IS NULL OR "end" >= start)
-) STRICT;
-CREATE INDEX period_account_start ON period(account_id, start);
-
-CREATE TABLE medication (
-  -- Schedules as `HH:MM,...` and `mon,tue,...`; stock counts down from `stock` by the doses taken
-  -- after `stock_set_at`, so takes on two devices both count.
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  name TEXT NOT NULL,
-  times TEXT NOT NULL,
-  days TEXT,
-  dose TEXT,
-  stock INTEGER,
-  stock_set_at TEXT,
-  refill_at INTEGER,
-  since TEXT NOT NULL
-) STRICT;
-CREATE INDEX medication_account ON medication(account_id, name);
-
-CREATE TABLE dose (
-  -- A dose event's id is its medication and scheduled time, so the same dose recorded on two
-  -- devices is one record.
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  medication_id TEXT NOT NULL,
-  medication TEXT NOT NULL,
-  dose TEXT,
-  scheduled_at TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('taken', 'skipped')),
-  at TEXT NOT NULL
-) STRICT;
-CREATE INDEX dose_account_medication ON dose(account_id, medication_id, scheduled_at);
-
 CREATE TABLE reminder_source (
   -- Which sources are on, and whether notifications are discreet (per device: they show on this screen).
   account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
@@ -182,60 +96,6 @@ CREATE TABLE reminder_run (
   last_run TEXT NOT NULL
 ) STRICT;
 
-CREATE TABLE health_sample (
-  -- Apple Health Records. Ids are made from the content, so importing again, or on a second
-  -- device, adds nothing.
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  type TEXT NOT NULL,
-  value ANY,
-  unit TEXT,
-  source TEXT,
-  start TEXT NOT NULL,
-  "end" TEXT NOT NULL
-) STRICT, WITHOUT ROWID;
-CREATE INDEX health_sample_type_start ON health_sample(account_id, type, start);
-
-CREATE TABLE workout (
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  type TEXT NOT NULL,
-  duration_s REAL,
-  distance_m REAL,
-  energy_kcal REAL,
-  source TEXT,
-  start TEXT NOT NULL,
-  "end" TEXT NOT NULL
-) STRICT;
-CREATE INDEX workout_start ON workout(account_id, start);
-
-CREATE TABLE activity_summary (
-  -- Apple Watch daily activity rings.
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  date TEXT NOT NULL,
-  move_kcal REAL,
-  move_kcal_goal REAL,
-  move_minutes REAL,
-  move_minutes_goal REAL,
-  exercise_minutes REAL,
-  exercise_goal REAL,
-  stand_hours REAL,
-  stand_goal REAL
-) STRICT;
-CREATE INDEX activity_summary_date ON activity_summary(account_id, date);
-
-CREATE TABLE goal (
-  -- Goals for steps and distances (metres).
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  type TEXT NOT NULL CHECK (type IN ('steps', 'walking-distance', 'running-distance')),
-  target REAL NOT NULL CHECK (target > 0),
-  title TEXT,
-  description TEXT,
-  reward TEXT
-) STRICT;
-
 CREATE TABLE area (
   -- Districts: reference data shared by the accounts on this device; the geometry packed as
   -- float64 [polygons, rings, points, lon, lat, ...].
@@ -258,15 +118,6 @@ CREATE TABLE area_setting (
   -- Phase thresholds.
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
-) STRICT;
-
-CREATE TABLE area_watch (
-  -- Watched places (synced).
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  label TEXT NOT NULL,
-  lat REAL NOT NULL,
-  lon REAL NOT NULL
 ) STRICT;
 
 CREATE TABLE area_watch_state (
@@ -370,3 +221,163 @@ CREATE TABLE change_before (
   PRIMARY KEY (change_id, n, field),
   FOREIGN KEY (change_id, n) REFERENCES change_step(change_id, n) ON DELETE CASCADE
 ) STRICT, WITHOUT ROWID;
+
+CREATE TABLE profile (
+  -- One per account; its id is derived from the email, so every device of a user has the same one.
+  -- avatar_sha256 points at blob(account_id, sha256) but is no foreign key: synced rows may
+  -- arrive in any order.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL UNIQUE REFERENCES account(id) ON DELETE CASCADE,
+  name TEXT,
+  surname TEXT,
+  abo TEXT CHECK (abo IN ('A', 'B', 'AB', 'O')),
+  rhesus TEXT CHECK (rhesus IN ('+', '-')),
+  sex TEXT CHECK (sex IN ('female', 'male')),
+  birth_date TEXT,
+  weight_kg REAL CHECK (weight_kg > 0),
+  region TEXT NOT NULL DEFAULT 'de' CHECK (region IN ('de', 'us', 'uk')),
+  avatar_sha256 TEXT,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (account_id, id)
+) STRICT;
+
+CREATE TABLE donation (
+  -- Appointments, completed donations and cancelled appointments.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('whole-blood', 'plasma', 'platelets', 'double-red')),
+  status TEXT NOT NULL CHECK (status IN ('scheduled', 'completed', 'cancelled')),
+  scheduled_at TEXT,
+  completed_at TEXT,
+  place TEXT NOT NULL,
+  notes TEXT,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (account_id, id),
+  CHECK (status <> 'completed' OR completed_at IS NOT NULL),
+  CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)
+) STRICT;
+CREATE INDEX donation_account_date ON donation(account_id, coalesce(completed_at, scheduled_at));
+
+CREATE TABLE questionnaire (
+  -- Eligibility questionnaires as taken; reasons and answers are JSON.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  taken_at TEXT NOT NULL,
+  eligible INTEGER NOT NULL CHECK (eligible IN (0, 1)),
+  deferred_until TEXT,
+  reasons TEXT NOT NULL,
+  answers TEXT NOT NULL,
+  PRIMARY KEY (account_id, id)
+) STRICT;
+CREATE INDEX questionnaire_account_taken ON questionnaire(account_id, taken_at);
+
+CREATE TABLE period (
+  -- Logged periods; an ongoing one has no end.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  start TEXT NOT NULL,
+  "end" TEXT,
+  PRIMARY KEY (account_id, id),
+  CHECK ("end" IS NULL OR "end" >= start)
+) STRICT;
+CREATE INDEX period_account_start ON period(account_id, start);
+
+CREATE TABLE medication (
+  -- Schedules as `HH:MM,...` and `mon,tue,...`; stock counts down from `stock` by the doses taken
+  -- after `stock_set_at`, so takes on two devices both count.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  times TEXT NOT NULL,
+  days TEXT,
+  dose TEXT,
+  stock INTEGER,
+  stock_set_at TEXT,
+  refill_at INTEGER,
+  since TEXT NOT NULL,
+  PRIMARY KEY (account_id, id)
+) STRICT;
+CREATE INDEX medication_account ON medication(account_id, name);
+
+CREATE TABLE dose (
+  -- A dose event's id is its medication and scheduled time, so the same dose recorded on two
+  -- devices is one record.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  medication_id TEXT NOT NULL,
+  medication TEXT NOT NULL,
+  dose TEXT,
+  scheduled_at TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('taken', 'skipped')),
+  at TEXT NOT NULL,
+  PRIMARY KEY (account_id, id)
+) STRICT;
+CREATE INDEX dose_account_medication ON dose(account_id, medication_id, scheduled_at);
+
+CREATE TABLE health_sample (
+  -- Apple Health Records. Ids are made from the content, so importing again, or on a second
+  -- device, adds nothing.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  type TEXT NOT NULL,
+  value ANY,
+  unit TEXT,
+  source TEXT,
+  start TEXT NOT NULL,
+  "end" TEXT NOT NULL,
+  PRIMARY KEY (account_id, id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX health_sample_type_start ON health_sample(account_id, type, start);
+
+CREATE TABLE workout (
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  type TEXT NOT NULL,
+  duration_s REAL,
+  distance_m REAL,
+  energy_kcal REAL,
+  source TEXT,
+  start TEXT NOT NULL,
+  "end" TEXT NOT NULL,
+  PRIMARY KEY (account_id, id)
+) STRICT;
+CREATE INDEX workout_start ON workout(account_id, start);
+
+CREATE TABLE activity_summary (
+  -- Apple Watch daily activity rings.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  date TEXT NOT NULL,
+  move_kcal REAL,
+  move_kcal_goal REAL,
+  move_minutes REAL,
+  move_minutes_goal REAL,
+  exercise_minutes REAL,
+  exercise_goal REAL,
+  stand_hours REAL,
+  stand_goal REAL,
+  PRIMARY KEY (account_id, id)
+) STRICT;
+CREATE INDEX activity_summary_date ON activity_summary(account_id, date);
+
+CREATE TABLE goal (
+  -- Goals for steps and distances (metres).
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  type TEXT NOT NULL CHECK (type IN ('steps', 'walking-distance', 'running-distance')),
+  target REAL NOT NULL CHECK (target > 0),
+  title TEXT,
+  description TEXT,
+  reward TEXT,
+  PRIMARY KEY (account_id, id)
+) STRICT;
+
+CREATE TABLE area_watch (
+  -- Watched places (synced).
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  label TEXT NOT NULL,
+  lat REAL NOT NULL,
+  lon REAL NOT NULL,
+  PRIMARY KEY (account_id, id)
+) STRICT;

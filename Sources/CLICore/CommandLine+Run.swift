@@ -61,6 +61,8 @@ public enum CommandLineErrors {
   public static func message(for error: Error) -> String {
     let module = String(reflecting: type(of: error)).prefix(while: { $0 != "." })
     switch error {
+    case let error as StorageError:
+      return error.withoutSQL
     case let error as CustomStringConvertible
     where ["vital", "vital_sync", "CLICore", "Storage", "Auth", "Health", "Sync"].contains(module):
       return error.description

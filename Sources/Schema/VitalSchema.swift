@@ -46,6 +46,15 @@ public enum VitalSchema {
       then: HealthStore.noteSourcesOfStoredSamples),
     // Every command's changes are journaled on the device that made them, for `vital undo`.
     Migration("0012_change_journal", creating: [ChangeJournal.changes, ChangeJournal.steps, ChangeJournal.before]),
+    // Ids made from content (a day's activity, a sample, a catalogue goal) are the same for two
+    // accounts importing the same file: every synced table is keyed by (account, id) now.
+    Migration(
+      "0013_ids_per_account",
+      rebuilding: [
+        ProfileStore.profiles, DonationStore.donations, DonationStore.questionnaires, PeriodStore.periods,
+        MedicationStore.medications, MedicationStore.doses, HealthStore.samples, HealthStore.workouts,
+        HealthStore.activitySummaries, GoalStore.goals, AreaStore.watches,
+      ]),
   ])
 
   /// Every synced dataset, in the order a new device applies them (blobs before the profile

@@ -71,6 +71,23 @@ extension StorageError: CustomStringConvertible {
     }
   }
 
+  /// The description without the SQL text: what a person at a terminal is shown. The statement
+  /// helps whoever reads a log or a test failure, not someone whose import failed.
+  public var withoutSQL: String {
+    switch self {
+    case .sqlite(let code, let message, _):
+      return StorageError.sqlite(code: code, message: message, sql: nil).description
+    case .constraint(let code, let message, _):
+      return StorageError.constraint(code: code, message: message, sql: nil).description
+    case .typeMismatch(let column, let expected, _):
+      return StorageError.typeMismatch(column: column, expected: expected, sql: nil).description
+    case .noSuchColumn(let column, _): return StorageError.noSuchColumn(column, sql: nil).description
+    case .argumentCount(let expected, let got, _):
+      return StorageError.argumentCount(expected: expected, got: got, sql: nil).description
+    default: return description
+    }
+  }
+
   private static func context(_ sql: String?) -> String {
     guard let sql else { return "" }
     let flat = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")

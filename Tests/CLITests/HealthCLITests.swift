@@ -63,4 +63,35 @@ import Testing
     #expect(try vital.run(["goals", "remove", "catalogue-1002", "--yes"]).status == 0)
     #expect((try vital.run(["goals", "list", "--json"]).json as? [Any])?.count == 5)
   }
+
+  /// Two people sharing a home, each importing the same files: ids made from the content (a
+  /// day's rings, a sample, a catalogue goal) are theirs alone, and neither sees the other's.
+  @Test func twoAccountsInOneHomeImportTheSameFiles() throws {
+    let files = [
+      ["health", "import", Self.fixtures + "/apple-health/ios17-export.zip", "--json"],
+      ["health", "import", Self.fixtures + "/apple-health/healthkit-to-sqlite-export.xml", "--json"],
+      ["goals", "import", Self.fixtures + "/seeds/ihealth_Goals.json", "--json"],
+    ]
+    var counts: [[String]] = []
+    for (n, email) in ["health@example.org", "second@example.org"].enumerated() {
+      if n == 1 {
+        let run = try vital.run(
+          ["account", "register", "--email", email, "--password-stdin"], stdin: "orchid ferry 2031 walnut\n")
+        try #require(run.status == 0, "\(run.stderr)")
+      }
+      for file in files {
+        let run = try vital.run(file)
+        #expect(run.status == 0, "\(email) \(file[0]): \(run.stderr)")
+      }
+      counts.append([
+        try vital.run(["health", "list", "--json"]).stdout, try vital.run(["goals", "list", "--json"]).stdout,
+        try vital.run(["health", "summary", "--date", "2024-01-01", "--json"]).stdout,
+      ])
+      #expect((try vital.run(["goals", "list", "--json"]).json as? [Any])?.count == 6)
+    }
+    #expect(counts[0] == counts[1], "the second account holds what the first does, no more")
+    let db = try Database(path: vital.home + "/vital.sqlite")
+    #expect(try db.scalar(Int.self, "SELECT count(DISTINCT account_id) FROM activity_summary") == 2)
+    #expect(try db.scalar(Int.self, "SELECT count(DISTINCT account_id) FROM health_sample") == 2)
+  }
 }

@@ -25,9 +25,9 @@ extension AreaStore {
   public static let watches = Table(
     "area_watch", comment: "Watched places (synced).",
     [
-      .text("id", "PRIMARY KEY"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
+      .text("id", "NOT NULL"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
       .text("label", "NOT NULL"), .real("lat", "NOT NULL"), .real("lon", "NOT NULL"),
-    ])
+    ], constraints: ["PRIMARY KEY (account_id, id)"])
 
   public static let watchStates = Table(
     "area_watch_state", comment: "This device's last seen phase of each watched place.",

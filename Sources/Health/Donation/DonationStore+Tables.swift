@@ -5,13 +5,14 @@ extension DonationStore {
   public static let donations = Table(
     "donation", comment: "Appointments, completed donations and cancelled appointments.",
     [
-      .text("id", "PRIMARY KEY"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
+      .text("id", "NOT NULL"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
       .text("kind", "NOT NULL CHECK (kind IN ('whole-blood', 'plasma', 'platelets', 'double-red'))"),
       .text("status", "NOT NULL CHECK (status IN ('scheduled', 'completed', 'cancelled'))"),
       .text("scheduled_at"), .text("completed_at"), .text("place", "NOT NULL"), .text("notes"),
       .text("updated_at", "NOT NULL"),
     ],
     constraints: [
+      "PRIMARY KEY (account_id, id)",
       "CHECK (status <> 'completed' OR completed_at IS NOT NULL)",
       "CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)",
     ], indexes: ["donation_account_date": "account_id, coalesce(completed_at, scheduled_at)"])
@@ -19,10 +20,10 @@ extension DonationStore {
   public static let questionnaires = Table(
     "questionnaire", comment: "Eligibility questionnaires as taken; reasons and answers are JSON.",
     [
-      .text("id", "PRIMARY KEY"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
+      .text("id", "NOT NULL"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
       .text("taken_at", "NOT NULL"), .integer("eligible", "NOT NULL CHECK (eligible IN (0, 1))"),
       .text("deferred_until"), .text("reasons", "NOT NULL"), .text("answers", "NOT NULL"),
-    ], indexes: ["questionnaire_account_taken": "account_id, taken_at"])
+    ], constraints: ["PRIMARY KEY (account_id, id)"], indexes: ["questionnaire_account_taken": "account_id, taken_at"])
 }
 
 extension Dataset {

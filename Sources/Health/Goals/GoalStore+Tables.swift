@@ -5,10 +5,10 @@ extension GoalStore {
   public static let goals = Table(
     "goal", comment: "Goals for steps and distances (metres).",
     [
-      .text("id", "PRIMARY KEY"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
+      .text("id", "NOT NULL"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
       .text("type", "NOT NULL CHECK (type IN ('steps', 'walking-distance', 'running-distance'))"),
       .real("target", "NOT NULL CHECK (target > 0)"), .text("title"), .text("description"), .text("reward"),
-    ])
+    ], constraints: ["PRIMARY KEY (account_id, id)"])
 }
 
 extension Dataset {

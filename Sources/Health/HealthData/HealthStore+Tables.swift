@@ -9,10 +9,11 @@ extension HealthStore {
       device, adds nothing.
       """,
     [
-      .text("id", "PRIMARY KEY"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
+      .text("id", "NOT NULL"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
       .text("type", "NOT NULL"), .any("value"), .text("unit"), .text("source"), .text("start", "NOT NULL"),
       .text("end", "NOT NULL"),
-    ], withoutRowID: true, indexes: ["health_sample_type_start": "account_id, type, start"])
+    ], constraints: ["PRIMARY KEY (account_id, id)"], withoutRowID: true,
+    indexes: ["health_sample_type_start": "account_id, type, start"])
 
   /// Where samples come from. The id is made from the name (`HealthSource.id`), unique per
   /// account: two accounts in one home may both have "Anna's iPhone".
@@ -50,19 +51,19 @@ extension HealthStore {
   public static let workouts = Table(
     "workout",
     [
-      .text("id", "PRIMARY KEY"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
+      .text("id", "NOT NULL"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
       .text("type", "NOT NULL"), .real("duration_s"), .real("distance_m"), .real("energy_kcal"), .text("source"),
       .text("start", "NOT NULL"), .text("end", "NOT NULL"),
-    ], indexes: ["workout_start": "account_id, start"])
+    ], constraints: ["PRIMARY KEY (account_id, id)"], indexes: ["workout_start": "account_id, start"])
 
   public static let activitySummaries = Table(
     "activity_summary", comment: "Apple Watch daily activity rings.",
     [
-      .text("id", "PRIMARY KEY"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
+      .text("id", "NOT NULL"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
       .text("date", "NOT NULL"), .real("move_kcal"), .real("move_kcal_goal"), .real("move_minutes"),
       .real("move_minutes_goal"), .real("exercise_minutes"), .real("exercise_goal"), .real("stand_hours"),
       .real("stand_goal"),
-    ], indexes: ["activity_summary_date": "account_id, date"])
+    ], constraints: ["PRIMARY KEY (account_id, id)"], indexes: ["activity_summary_date": "account_id, date"])
 }
 
 extension Dataset {

@@ -9,10 +9,10 @@ extension MedicationStore {
       after `stock_set_at`, so takes on two devices both count.
       """,
     [
-      .text("id", "PRIMARY KEY"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
+      .text("id", "NOT NULL"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
       .text("name", "NOT NULL"), .text("times", "NOT NULL"), .text("days"), .text("dose"), .integer("stock"),
       .text("stock_set_at"), .integer("refill_at"), .text("since", "NOT NULL"),
-    ], indexes: ["medication_account": "account_id, name"])
+    ], constraints: ["PRIMARY KEY (account_id, id)"], indexes: ["medication_account": "account_id, name"])
 
   public static let doses = Table(
     "dose",
@@ -21,11 +21,12 @@ extension MedicationStore {
       devices is one record.
       """,
     [
-      .text("id", "PRIMARY KEY"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
+      .text("id", "NOT NULL"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
       .text("medication_id", "NOT NULL"), .text("medication", "NOT NULL"), .text("dose"),
       .text("scheduled_at", "NOT NULL"), .text("status", "NOT NULL CHECK (status IN ('taken', 'skipped'))"),
       .text("at", "NOT NULL"),
-    ], indexes: ["dose_account_medication": "account_id, medication_id, scheduled_at"])
+    ], constraints: ["PRIMARY KEY (account_id, id)"],
+    indexes: ["dose_account_medication": "account_id, medication_id, scheduled_at"])
 }
 
 extension Dataset {

@@ -18,13 +18,13 @@ extension ProfileStore {
       arrive in any order.
       """,
     [
-      .text("id", "PRIMARY KEY"), .text("account_id", "NOT NULL UNIQUE REFERENCES account(id) ON DELETE CASCADE"),
+      .text("id", "NOT NULL"), .text("account_id", "NOT NULL UNIQUE REFERENCES account(id) ON DELETE CASCADE"),
       .text("name"), .text("surname"), .text("abo", "CHECK (abo IN ('A', 'B', 'AB', 'O'))"),
       .text("rhesus", "CHECK (rhesus IN ('+', '-'))"), .text("sex", "CHECK (sex IN ('female', 'male'))"),
       .text("birth_date"), .real("weight_kg", "CHECK (weight_kg > 0)"),
       .text("region", "NOT NULL DEFAULT 'de' CHECK (region IN ('de', 'us', 'uk'))"), .text("avatar_sha256"),
       .text("updated_at", "NOT NULL"),
-    ])
+    ], constraints: ["PRIMARY KEY (account_id, id)"])
 }
 
 extension Dataset {
