@@ -381,3 +381,15 @@ CREATE TABLE area_watch (
   lon REAL NOT NULL,
   PRIMARY KEY (account_id, id)
 ) STRICT;
+
+CREATE TABLE sync_set_aside (
+  -- Records held back from sync because they are too large for the server; sent again whole
+  -- once every value fits (an edit that shortens them).
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  dataset TEXT NOT NULL,
+  row_id TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  bytes INTEGER NOT NULL,
+  at TEXT NOT NULL,
+  PRIMARY KEY (account_id, dataset, row_id)
+) STRICT, WITHOUT ROWID;

@@ -23,6 +23,7 @@ public struct Replica {
     _ dataset: Dataset, id: String, _ fields: [String: DatabaseValue], untracked: [String: DatabaseValue] = [:]
   ) throws {
     precondition(fields.keys.allSatisfy(dataset.fields.contains), "unknown field for \(dataset.name)")
+    try Self.checkSizes(dataset, fields.lazy.map { ($0.key, $0.value) })
     try db.transaction { db in
       let hlc = try tick()
       let before = try spanDays(dataset, id)
@@ -80,6 +81,7 @@ public struct Replica {
   /// `values` follow `dataset.fields`.
   public func insertNew(_ dataset: Dataset, _ records: [(id: String, values: [DatabaseValue])]) throws -> Int {
     guard !records.isEmpty else { return 0 }
+    for record in records { try Self.checkSizes(dataset, zip(dataset.fields, record.values)) }
     return try db.transaction { db in
       let clock = try tick()
       let hlc = clock.description

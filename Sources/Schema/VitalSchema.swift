@@ -55,6 +55,8 @@ public enum VitalSchema {
         MedicationStore.medications, MedicationStore.doses, HealthStore.samples, HealthStore.workouts,
         HealthStore.activitySummaries, GoalStore.goals, AreaStore.watches,
       ]),
+    // Records too large for the server are set aside instead of blocking the outbox.
+    Migration("0014_sync_set_aside", creating: [Replica.setAside]),
   ])
 
   /// Every synced dataset, in the order a new device applies them (blobs before the profile

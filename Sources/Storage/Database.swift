@@ -164,6 +164,16 @@ public final class Database {
     while try statement.step() { try body(Row(statement: statement)) }
   }
 
+  /// Calls `body` for each row until it returns false: the rows after are never read.
+  public func scanRows(
+    _ sql: String, _ arguments: (any DatabaseValueConvertible)?..., while body: (Row) throws -> Bool
+  ) throws {
+    let statement = try self.statement(sql)
+    try statement.bind(arguments)
+    defer { statement.reset() }
+    while try statement.step(), try body(Row(statement: statement)) {}
+  }
+
   /// The first row of a query, or nil when there is none.
   public func queryFirst<T>(
     _ sql: String, _ arguments: (any DatabaseValueConvertible)?...,

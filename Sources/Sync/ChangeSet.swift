@@ -99,20 +99,46 @@ public struct SyncResponse: Codable, Sendable {
   public var accepted: Int
   /// The account is end-to-end encrypted (absent from older servers: false).
   public var encrypted: Bool
+  /// What the server takes in one request (absent from older servers).
+  public var limits: SyncLimits?
 
   enum CodingKeys: String, CodingKey {
     case changes, cursor
     case hasMore = "has_more"
-    case accepted, encrypted
+    case accepted, encrypted, limits
   }
 
-  public init(changes: [WireChange], cursor: String, hasMore: Bool, accepted: Int, encrypted: Bool = false) {
+  public init(
+    changes: [WireChange], cursor: String, hasMore: Bool, accepted: Int, encrypted: Bool = false,
+    limits: SyncLimits? = nil
+  ) {
     self.changes = changes
     self.cursor = cursor
     self.hasMore = hasMore
     self.accepted = accepted
     self.encrypted = encrypted
+    self.limits = limits
   }
+}
+
+/// A server's bounds on what it is sent: a request body, and one value as it travels (a sealed
+/// value is about a third larger than the one sealed). docs/sync-protocol.md, "Limits".
+public struct SyncLimits: Codable, Equatable, Sendable {
+  public var bodyBytes: Int
+  public var valueBytes: Int
+
+  enum CodingKeys: String, CodingKey {
+    case bodyBytes = "body_bytes"
+    case valueBytes = "value_bytes"
+  }
+
+  public init(bodyBytes: Int, valueBytes: Int) {
+    self.bodyBytes = bodyBytes
+    self.valueBytes = valueBytes
+  }
+
+  /// A server's defaults: 10 MiB a request, and room for a sealed `Replica.maxValueBytes` value.
+  public static let standard = SyncLimits(bodyBytes: 10 << 20, valueBytes: Replica.maxValueBytes * 3 / 2)
 }
 
 /// Why a change set was refused; the server answers 400 with this text.
@@ -123,6 +149,8 @@ public enum ChangeSetError: Error, Equatable, CustomStringConvertible {
   case badID
   case badClock(String)
   case clockAhead(String)
+  /// A value longer than the server takes (`SyncLimits.valueBytes`).
+  case valueTooLarge(dataset: String, id: String, field: String, bytes: Int, limit: Int)
 
   /// Room for a sealed id (a 200-byte local id grows to 291 characters).
   public static let maxIDLength = 300
@@ -139,6 +167,9 @@ public enum ChangeSetError: Error, Equatable, CustomStringConvertible {
       return "'\(text.prefix(60))' is not a clock reading like 2026-11-22T10:00:00.000Z-0000-0123456789abcdef"
     case .clockAhead(let text):
       return "the clock reading \(text) is more than an hour ahead of the server; check the device's clock"
+    case .valueTooLarge(_, _, let field, let bytes, let limit):
+      return
+        "a value of field '\(field.prefix(40))' is \(Replica.describe(bytes: bytes)); this server takes at most \(Replica.describe(bytes: limit)) per value"
     }
   }
 }
@@ -147,7 +178,9 @@ extension WireChange {
   /// Checks what any server can check without knowing the datasets: names, id and clocks; the
   /// field clocks parsed. The server relays datasets it has never heard of (a newer client's), and
   /// each device keeps only what it knows (`validated(now:in:)`).
-  public func validated(now: Date, maxSkew: TimeInterval = 3600) throws -> [String: (value: DatabaseValue, hlc: HLC)] {
+  public func validated(now: Date, maxSkew: TimeInterval = 3600, maxValueBytes: Int = .max) throws -> [String: (
+    value: DatabaseValue, hlc: HLC
+  )] {
     guard Self.isName(dataset) else { throw ChangeSetError.badDatasetName(dataset) }
     guard !id.isEmpty, id.utf8.count <= ChangeSetError.maxIDLength else { throw ChangeSetError.badID }
     var parsed: [String: (value: DatabaseValue, hlc: HLC)] = [:]
@@ -158,6 +191,10 @@ extension WireChange {
       }
       guard let hlc = HLC(field.hlc) else { throw ChangeSetError.badClock(field.hlc) }
       guard hlc.date.timeIntervalSince(now) <= maxSkew else { throw ChangeSetError.clockAhead(field.hlc) }
+      if case .string(let text) = field.value, text.utf8.count > maxValueBytes {
+        throw ChangeSetError.valueTooLarge(
+          dataset: dataset, id: id, field: name, bytes: text.utf8.count, limit: maxValueBytes)
+      }
       parsed[name] = (field.value.databaseValue, hlc)
     }
     return parsed

@@ -114,6 +114,7 @@ public enum WireJSON {
       var hasMore: Bool?
       var accepted = 0
       var encrypted = false
+      var limits: SyncLimits?
       try p.members { p, key in
         switch key {
         case "changes":
@@ -129,6 +130,14 @@ public enum WireJSON {
         case "encrypted":
           guard case .bool(let flag) = try p.value() else { throw Malformed() }
           encrypted = flag
+        case "limits":
+          var body: Int?
+          var value: Int?
+          try p.members { p, key in
+            let number: Int? = if case .int(let n) = try p.value(), n > 0 { Int(clamping: n) } else { nil }
+            if key == "body_bytes" { body = number } else if key == "value_bytes" { value = number }
+          }
+          if let body, let value { limits = SyncLimits(bodyBytes: body, valueBytes: value) }
         default:
           _ = try p.value()
         }
@@ -136,7 +145,7 @@ public enum WireJSON {
       p.skipSpace()
       guard p.index == p.bytes.count, let cursor, let hasMore else { throw Malformed() }
       return SyncResponse(
-        changes: changes, cursor: cursor, hasMore: hasMore, accepted: accepted, encrypted: encrypted)
+        changes: changes, cursor: cursor, hasMore: hasMore, accepted: accepted, encrypted: encrypted, limits: limits)
     }
   }
 

@@ -33,11 +33,16 @@ extension VitalSync {
       let (app, account, client, remote) = try RemoteContext.open(global)
       let token = try RemoteContext.token(remote)
       let summary = try await RemoteContext.sync(app, account, client, remote, token: token, passphrase: passphrase)
+      SetAsideReport.warn(summary.setAside)
       try app.output.show(
         .object([
           ("pushed", .int(summary.pushed)), ("pulled", .int(summary.pulled)), ("cursor", .optional(summary.cursor)),
+          ("set_aside", SetAsideReport.json(summary.setAside, app: app)),
         ])
-      ) { "synced with \(remote.url): \(summary.pushed) records pushed, \(summary.pulled) pulled" }
+      ) {
+        "synced with \(remote.url): \(summary.pushed) records pushed, \(summary.pulled) pulled"
+          + (summary.setAside.isEmpty ? "" : ", \(summary.setAside.count) set aside (too large to send)")
+      }
     }
   }
 }
@@ -131,11 +136,14 @@ extension VitalSync.Remote {
       let app = try App(global)
       let account = try app.requireAccount()
       let remote = try RemoteSettings.load(app.db, accountID: account.id)
-      let pending = try Replica(db: app.db, accountID: account.id, now: app.now).pendingCount()
+      let replica = Replica(db: app.db, accountID: account.id, now: app.now)
+      let pending = try replica.pendingCount()
+      let setAside = try replica.setAsideRecords()
       let encrypted = try SyncKey.load(app.db, accountID: account.id) != nil
       let json = JSON.object([
         ("url", .optional(remote?.url)), ("logged_in", .bool(remote?.token != nil)),
         ("last_sync", app.iso(remote?.lastSync)), ("pending", .int(pending)), ("encrypted", .bool(encrypted)),
+        ("set_aside", SetAsideReport.json(setAside, app: app)),
       ])
       try app.output.show(json) {
         guard let remote else { return "no server set; run 'vital remote set URL'" }
@@ -146,6 +154,10 @@ extension VitalSync.Remote {
           pending    \(pending) changes
           encrypted  \(encrypted ? "yes, end to end" : "no")
           """
+            + (setAside.isEmpty
+              ? ""
+              : "\nset aside  \(setAside.count) record\(setAside.count == 1 ? "" : "s") too large to send:\n"
+                + setAside.map { "  " + SetAsideReport.line($0) }.joined(separator: "\n"))
       }
     }
   }

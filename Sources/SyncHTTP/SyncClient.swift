@@ -15,8 +15,10 @@ public final class SyncClient {
   let now: Date
   public let url: URL
   let session: URLSession
-  /// Fields per request: a push is split so that no request nears the server's body limit.
+  /// Outbox entries per request at most; a push is also cut by bytes (`SyncClient+Batches`).
   public var batchSize = 2000
+  /// What the server takes in one request: its defaults until a sync answer says otherwise.
+  public var limits = SyncLimits.standard
   /// The account's sync key when end-to-end encryption is on: records are sealed before they
   /// leave and opened before they are applied.
   public var syncKey: SyncKey?
@@ -70,6 +72,8 @@ public final class SyncClient {
     public var pushed = 0
     public var pulled = 0
     public var cursor: String?
+    /// Records this sync set aside because they are too large to send.
+    public var setAside: [Replica.SetAside] = []
   }
 
   /// Pushes the outbox and pulls everything newer than `cursor`, page by page. Each page is
@@ -93,17 +97,37 @@ public final class SyncClient {
     try await uploadKeyIfNeeded(token: token)
     let key = syncKey?.key
     let sealer = try key.map { try Sealer(key: $0) }
+    // A record set aside earlier goes again once it fits (an edit shortened it).
+    try replica.requeueSetAside(in: datasets)
+    var budget = limits.bodyBytes / 2
     while true {
-      let pending = Self.wholeRecords(try replica.pending(limit: batchSize, in: datasets), full: batchSize)
-      let changes = try await outgoing(Self.group(pending), sealer: sealer, token: token)
+      let pending = try nextBatch(budget: budget, sealed: sealer != nil, setAside: &summary.setAside)
+      let outgoing = try await outgoing(Self.group(pending), sealer: sealer, token: token)
+      let changes = outgoing.map(\.wire)
+      let since = summary.cursor
       let received: Received
       do {
         if let next = prefetched, changes.isEmpty {
           received = try await next.value
         } else {
+          let body = WireJSON.encode(SyncRequest(since: since, changes: changes))
+          if body.count > limits.bodyBytes, let first = outgoing.first {
+            // The estimate fell short (text that grows when escaped): a smaller batch, or this
+            // record alone is too large for any request.
+            if outgoing.count > 1 {
+              budget = max(budget / 2, 1)
+            } else {
+              summary.setAside.append(
+                try record(
+                  first.dataset, id: first.id,
+                  reason:
+                    "it takes \(Replica.describe(bytes: body.count)) to send, more than the server takes in a request (\(Replica.describe(bytes: limits.bodyBytes)))",
+                  bytes: body.count))
+            }
+            continue
+          }
           received = Received(
-            response: try await Self.exchange(
-              SyncRequest(since: summary.cursor, changes: changes), url: url, session: session, token: token))
+            since: since, response: try await Self.exchange(body, url: url, session: session, token: token))
         }
         prefetched = nil
       } catch SyncError.resyncRequired where resyncs < 2 {
@@ -118,6 +142,26 @@ public final class SyncClient {
         prefetched = nil
         try replica.restamp(after: serverTime)
         continue
+      } catch SyncError.tooLarge(let message, let dataset, let id) where !outgoing.isEmpty {
+        // The server names the record it refused, or the request was too large as a whole.
+        prefetched = nil
+        let named = outgoing.first { $0.wire.dataset == dataset && $0.wire.id == id }
+        if let refused = named ?? (outgoing.count == 1 ? outgoing[0] : nil) {
+          summary.setAside.append(
+            try record(refused.dataset, id: refused.id, reason: "the server refused it: \(message)", bytes: 0))
+        } else {
+          budget = max(budget / 2, 1)
+        }
+        continue
+      }
+      if let stated = received.response.limits {
+        limits = stated
+        budget = min(budget, stated.bodyBytes / 2)
+      }
+      // A server that says "more" and hands back the cursor it was given would be asked forever.
+      if received.response.hasMore, received.response.cursor == received.since {
+        throw SyncError.badResponse(
+          "the server said there is more but did not move past cursor \(received.since ?? "(start)"); stopped")
       }
       let response = received.response
       if changes.isEmpty && response.hasMore {
@@ -159,8 +203,10 @@ public final class SyncClient {
     }
   }
 
-  /// A page as it arrived, and for an encrypted account already opened (with its blobs).
+  /// A page as it arrived (asked for with cursor `since`), and for an encrypted account already
+  /// opened (with its blobs).
   struct Received: Sendable {
+    var since: String?
     var response: SyncResponse
     var opened: ([WireChange], [String: Data])? = nil
   }
@@ -172,20 +218,17 @@ public final class SyncClient {
   > {
     Task {
       let response = try await exchange(
-        SyncRequest(since: cursor, changes: []), url: url, session: session, token: token)
-      guard let key, response.encrypted else { return Received(response: response) }
+        WireJSON.encode(SyncRequest(since: cursor, changes: [])), url: url, session: session, token: token)
+      guard let key, response.encrypted else { return Received(since: cursor, response: response) }
       let opened = try await open(
         response.changes, sealer: try Sealer(key: key), url: url, session: session, token: token)
-      return Received(response: response, opened: opened)
+      return Received(since: cursor, response: response, opened: opened)
     }
   }
 
-  /// One sync request and its answer.
-  static func exchange(_ request: SyncRequest, url: URL, session: URLSession, token: String) async throws
-    -> SyncResponse
-  {
-    let data = try await send(
-      "POST", "/v1/sync", body: WireJSON.encode(request), token: token, url: url, session: session)
+  /// One sync request (encoded) and its answer.
+  static func exchange(_ body: Data, url: URL, session: URLSession, token: String) async throws -> SyncResponse {
+    let data = try await send("POST", "/v1/sync", body: body, token: token, url: url, session: session)
     guard let parsed = try? WireJSON.syncResponse(data) else {
       throw SyncError.badResponse("the sync answer is not the JSON of docs/sync-protocol.md")
     }
@@ -220,12 +263,12 @@ public final class SyncClient {
 
   /// The changes as they go on the wire, blob bytes uploaded first (sealed when encryption is
   /// on: a sealed blob's server name is the hash of its sealed bytes).
-  private func outgoing(_ changes: [WireChange], sealer: Sealer?, token: String) async throws -> [WireChange] {
-    var wire: [WireChange] = []
+  private func outgoing(_ changes: [WireChange], sealer: Sealer?, token: String) async throws -> [Outgoing] {
+    var wire: [Outgoing] = []
     wire.reserveCapacity(changes.count)
     for change in changes {
       guard change.dataset == Dataset.blobName else {
-        wire.append(try sealer?.seal(change) ?? change)
+        wire.append(Outgoing(wire: try sealer?.seal(change) ?? change, dataset: change.dataset, id: change.id))
         continue
       }
       let data = try db.scalar(
@@ -236,7 +279,7 @@ public final class SyncClient {
           _ = try await send(
             "PUT", "/v1/blobs/\(change.id)", body: data, token: token, contentType: "application/octet-stream")
         }
-        wire.append(change)
+        wire.append(Outgoing(wire: change, dataset: change.dataset, id: change.id))
         continue
       }
       guard let data else { continue }  // sealed blobs are named by their bytes: none, no name
@@ -244,7 +287,7 @@ public final class SyncClient {
       let sealedChange = try sealer.seal(change, sealedBlob: sealed)
       _ = try await send(
         "PUT", "/v1/blobs/\(sealedChange.id)", body: sealed, token: token, contentType: "application/octet-stream")
-      wire.append(sealedChange)
+      wire.append(Outgoing(wire: sealedChange, dataset: change.dataset, id: change.id))
     }
     return wire
   }
@@ -330,6 +373,10 @@ public final class SyncClient {
         guard let http = response as? HTTPURLResponse else { throw SyncError.badResponse("not HTTP") }
         if (200..<300).contains(http.statusCode) { return data }
         if http.statusCode == 400, let serverTime = Self.serverTime(data) { throw SyncError.clockAhead(serverTime) }
+        if http.statusCode == 413 {
+          let named = Self.namedRecord(data)
+          throw SyncError.tooLarge(Self.message(data), dataset: named?.dataset, id: named?.id)
+        }
         throw SyncError.http(status: http.statusCode, message: Self.message(data))
       } catch let error as SyncError {
         throw error.refined
@@ -348,6 +395,18 @@ public final class SyncClient {
   static func serverTime(_ data: Data) -> Date? {
     struct Body: Decodable { let server_time: String }
     return (try? JSONDecoder().decode(Body.self, from: data)).flatMap { ISO8601.date(from: $0.server_time) }
+  }
+
+  /// The record a 413 names, when the server named one.
+  static func namedRecord(_ data: Data) -> (dataset: String, id: String)? {
+    struct Body: Decodable {
+      struct Inner: Decodable {
+        let dataset: String
+        let id: String
+      }
+      let error: Inner
+    }
+    return (try? JSONDecoder().decode(Body.self, from: data)).map { ($0.error.dataset, $0.error.id) }
   }
 
   static func message(_ data: Data) -> String {
@@ -371,6 +430,8 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
   case keyMissing
   /// The device's clock ran ahead of the server's (it is the server's time).
   case clockAhead(Date)
+  /// 413: a request, or the record the server names, is larger than it takes.
+  case tooLarge(String, dataset: String?, id: String?)
 
   var refined: SyncError {
     switch self {
@@ -392,6 +453,7 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     case .clockAhead:
       return
         "this device's clock was more than an hour ahead of the server's; check the clock (its pending changes were stamped again once and still refused)"
+    case .tooLarge(let message, _, _): return "the server refused a request as too large: \(message)"
     case .keyMissing:
       return
         "the server has lost this account's sync key; run 'vital sync' again to send it (sealed) and everything else"

@@ -178,7 +178,9 @@ public final class PostgresSyncRepository: SyncRepository {
 
   // MARK: Sync
 
-  public func sync(userID: String, since: String?, changes: [ValidatedChange], pageSize: Int) async throws -> SyncPage {
+  public func sync(userID: String, since: String?, changes: [ValidatedChange], page bounds: PageBounds) async throws
+    -> SyncPage
+  {
     let start = try position(since)
     let logger = self.logger
     let epoch = self.epoch
@@ -243,14 +245,21 @@ public final class PostgresSyncRepository: SyncRepository {
       var page: [String] = []
       var last = start
       var hasMore = false
-      let limit = pageSize + 1
+      let limit = bounds.count + 1
+      let budget = bounds.bytes
+      // The bytes before each row are summed from the stored sizes (octet_length reads no
+      // value): rows past the byte bound come without their fields, only to say "more".
       for try await (dataset, id, fields, rowSeq) in try await c.query(
         """
-        SELECT dataset, row_id, fields, seq FROM records WHERE user_id = \(userID) AND seq > \(start)
-        ORDER BY seq LIMIT \(limit)
+        SELECT dataset, row_id, CASE WHEN before < \(budget) THEN fields END, seq FROM (
+          SELECT dataset, row_id, fields, seq,
+            coalesce(sum(octet_length(fields)) OVER (ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+              AS before
+          FROM records WHERE user_id = \(userID) AND seq > \(start) ORDER BY seq LIMIT \(limit)) page
+        ORDER BY seq
         """, logger: logger
-      ).decode((String, String, String, Int64).self) {
-        guard page.count < pageSize else {
+      ).decode((String, String, String?, Int64).self) {
+        guard page.count < bounds.count, let fields else {
           hasMore = true
           continue
         }

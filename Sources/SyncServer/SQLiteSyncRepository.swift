@@ -147,7 +147,9 @@ public actor SQLiteSyncRepository: SyncRepository {
     try db.execute("DELETE FROM token WHERE token_sha256 = ?", tokenSHA256)
   }
 
-  public func sync(userID: String, since: String?, changes: [ValidatedChange], pageSize: Int) throws -> SyncPage {
+  public func sync(userID: String, since: String?, changes: [ValidatedChange], page bounds: PageBounds) throws
+    -> SyncPage
+  {
     try db.transaction(.immediate) { db in
       let start = try position(since, db: db)
       let encrypted = try db.scalar(Int.self, "SELECT sync_key_id IS NOT NULL FROM user WHERE id = ?", userID) == 1
@@ -171,21 +173,25 @@ public actor SQLiteSyncRepository: SyncRepository {
       }
       var last = start
       var page: [String] = []
+      var bytes = 0
       var hasMore = false
-      try db.forEachRow(
+      // One row more than a page is read: its presence is the answer to "more after this?". The
+      // fields of a row past the page are never read.
+      try db.scanRows(
         "SELECT dataset, row_id, fields, seq FROM record WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?", userID,
-        start, pageSize + 1
+        start, bounds.count + 1
       ) { row in
-        // One row more than a page is read: its presence is the answer to "more after this?".
-        guard page.count < pageSize else {
+        guard page.count < bounds.count, bytes < bounds.bytes else {
           hasMore = true
-          return
+          return false
         }
         let dataset: String = try row.get(0)
         let id: String = try row.get(1)
         let fields: String = try row.get(2)
+        bytes += fields.utf8.count
         page.append("{\"dataset\":\(WireJSON.quote(dataset)),\"id\":\(WireJSON.quote(id)),\"fields\":\(fields)}")
         last = try row.get(3)
+        return true
       }
       return SyncPage(
         changesJSON: page, cursor: "\(epoch):\(last)", hasMore: hasMore, accepted: accepted, encrypted: encrypted)

@@ -10,9 +10,14 @@ import Sync
 public struct ServerConfiguration: Sendable {
   public var host: String
   public var port: Int
-  public var bodyLimit = 10 << 20
+  public var bodyLimit = SyncLimits.standard.bodyBytes
+  /// The longest value a change may carry, as it travels (sealed or not).
+  public var valueLimit = SyncLimits.standard.valueBytes
   public var maxChangesPerRequest = 5000
   public var pageSize = 5000
+  /// A pull page stops after the record that takes it past this many bytes of fields, so an
+  /// answer stays near this size whatever the records hold.
+  public var pageBytes = 4 << 20
   public var hasher = PasswordHasher.standard
   /// Replaces the clock (VITAL_NOW), as everywhere in Vital.
   public var now: @Sendable () -> Date = { Date() }
@@ -125,7 +130,7 @@ struct SyncAPI: Sendable {
     var changes: [ValidatedChange] = []
     for change in body.changes {
       do {
-        _ = try change.validated(now: now)
+        _ = try change.validated(now: now, maxValueBytes: configuration.valueLimit)
         changes.append(
           ValidatedChange(dataset: change.dataset, id: change.id, fields: change.fields, sealed: change.isSealed))
       } catch ChangeSetError.clockAhead(let reading) {
@@ -137,18 +142,33 @@ struct SyncAPI: Sendable {
             "error": .stored("{\"message\":" + WireJSON.quote(message) + "}"),
             "server_time": .string(ISO8601.string(from: now)),
           ])
+      } catch ChangeSetError.valueTooLarge(let dataset, let id, let field, let bytes, let limit) {
+        // The record is named, so that the device sets it aside and sends the rest.
+        let message = ChangeSetError.valueTooLarge(
+          dataset: dataset, id: id, field: field, bytes: bytes, limit: limit
+        ).description
+        return Answer.json(
+          .contentTooLarge,
+          [
+            "error": .stored(
+              "{\"message\":\(WireJSON.quote(message)),\"dataset\":\(WireJSON.quote(dataset)),\"id\":\(WireJSON.quote(id))}"
+            )
+          ])
       } catch let error as ChangeSetError {
         throw HTTPError(.badRequest, message: error.description)
       }
     }
     do {
       let page = try await repository.sync(
-        userID: user, since: body.since, changes: changes, pageSize: configuration.pageSize)
+        userID: user, since: body.since, changes: changes,
+        page: PageBounds(count: configuration.pageSize, bytes: configuration.pageBytes))
       return Answer.json(
         .ok,
         [
           "accepted": .int(page.accepted), "changes": .storedArray(page.changesJSON), "cursor": .string(page.cursor),
           "encrypted": .bool(page.encrypted), "has_more": .bool(page.hasMore),
+          "limits": .stored(
+            "{\"body_bytes\":\(configuration.bodyLimit),\"value_bytes\":\(configuration.valueLimit)}"),
         ])
     } catch SyncRepositoryError.resyncRequired {
       throw HTTPError(.conflict, message: "resync required: this cursor cannot be served; sync again from the start")

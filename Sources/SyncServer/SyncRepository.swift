@@ -21,7 +21,7 @@ public protocol SyncRepository: Sendable {
   /// Deletes the user with every token, record and blob.
   func deleteUser(userID: String) async throws
   /// Applies `changes` and returns the records changed after `since`, in one transaction.
-  func sync(userID: String, since: String?, changes: [ValidatedChange], pageSize: Int) async throws -> SyncPage
+  func sync(userID: String, since: String?, changes: [ValidatedChange], page: PageBounds) async throws -> SyncPage
   func putBlob(userID: String, sha256: String, data: Data) async throws
   func blob(userID: String, sha256: String) async throws -> Data?
   /// The account's wrapped sync key (JSON the server does not read beyond its key id), if its
@@ -48,6 +48,18 @@ public struct ValidatedChange: Sendable {
   public let fields: [String: WireField]
   /// Sealed values (and id): what an encrypted account accepts.
   public let sealed: Bool
+}
+
+/// How much one pull page holds at most: `count` records, and no record begun after `bytes`
+/// bytes of fields (the first record always fits, whatever its size).
+public struct PageBounds: Sendable {
+  public var count: Int
+  public var bytes: Int
+
+  public init(count: Int, bytes: Int) {
+    self.count = count
+    self.bytes = bytes
+  }
 }
 
 /// A page of changes, already JSON: stored records are sent as they are kept.

@@ -43,7 +43,7 @@ import Testing
       try Replica(db: db, accountID: "b", now: Date()).write(
         .activitySummary, id: "as-2026-11-01", ["date": .text("2026-11-01"), "move_kcal": .real(300)])
     }
-    #expect(try VitalSchema.migrator.migrate(db) == ["0013_ids_per_account"])
+    #expect(try VitalSchema.migrator.migrate(db).first == "0013_ids_per_account")
     try Replica(db: db, accountID: "b", now: Date()).write(
       .activitySummary, id: "as-2026-11-01", ["date": .text("2026-11-01"), "move_kcal": .real(300)])
     let rows = try db.query("SELECT account_id, move_kcal FROM activity_summary ORDER BY account_id") {

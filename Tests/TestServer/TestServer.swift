@@ -87,6 +87,16 @@ public final class TestServer: @unchecked Sendable {
     throw NSError(domain: "TestServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "server did not start: \(text)"])
   }
 
+  /// The most memory the server process has held so far (VmHWM), in bytes.
+  public var peakResidentBytes: Int? {
+    guard let process,
+      let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+      let kib = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { return nil }
+    return kib * 1024
+  }
+
   /// Ends the server with `signal` (SIGKILL for a crash) and waits for it.
   public func stop(signal: Int32 = SIGTERM) {
     guard let process, process.isRunning else { return }

@@ -1,0 +1,71 @@
+import Foundation
+import Replication
+import Storage
+import Sync
+
+/// A push is cut by bytes as well as by count, so that no request nears the server's body
+/// limit, whatever the records hold; a record that cannot be sent is set aside, never left to
+/// block the outbox (docs/sync-protocol.md, "Limits").
+extension SyncClient {
+  /// A change as it goes on the wire, and the record it came from (a sealed id says nothing).
+  struct Outgoing {
+    var wire: WireChange
+    var dataset: String
+    var id: String
+  }
+
+  /// The next outbox entries to push: whole records, at most `batchSize` entries and about
+  /// `budget` bytes on the wire. A record holding a value larger than any server takes is set
+  /// aside on the way (`setAside` collects them).
+  func nextBatch(budget: Int, sealed: Bool, setAside: inout [Replica.SetAside]) throws -> [Replica.Pending] {
+    while true {
+      let pending = Self.wholeRecords(try replica.pending(limit: batchSize, in: datasets), full: batchSize)
+      if let over = pending.first(where: { Replica.byteCount(of: $0.value) > Replica.maxValueBytes }) {
+        let bytes = Replica.byteCount(of: over.value)
+        setAside.append(
+          try record(
+            over.dataset, id: over.id,
+            reason:
+              "its \(over.field) holds \(Replica.describe(bytes: bytes)), more than a value may (\(Replica.describe(bytes: Replica.maxValueBytes)))",
+            bytes: bytes))
+        continue
+      }
+      return Self.cut(pending, budget: budget, sealed: sealed)
+    }
+  }
+
+  /// Sets record `id` aside and returns what `vital sync` reports of it.
+  func record(_ dataset: String, id: String, reason: String, bytes: Int) throws -> Replica.SetAside {
+    try replica.setAside(dataset, id: id, reason: reason, bytes: bytes)
+    return Replica.SetAside(dataset: dataset, id: id, reason: reason, bytes: bytes, at: now)
+  }
+
+  /// The first entries of `pending` that fit `budget` estimated bytes, ending on a whole
+  /// record; the first record goes alone when it is larger than the budget by itself.
+  static func cut(_ pending: [Replica.Pending], budget: Int, sealed: Bool) -> [Replica.Pending] {
+    var total = 0
+    for (index, entry) in pending.enumerated() {
+      total += estimatedBytes(entry, sealed: sealed)
+      guard total > budget, index > 0 else { continue }
+      // A whole-record entry expands to several with one seq: never split one.
+      var end = index
+      while end > 0, pending[end - 1].seq == entry.seq { end -= 1 }
+      if end == 0 { end = pending.firstIndex { $0.seq != entry.seq } ?? pending.count }
+      let head = Array(pending[..<end])
+      guard let last = head.last,
+        let start = head.firstIndex(where: { $0.dataset == last.dataset && $0.id == last.id }),
+        start > 0
+      else { return head }
+      // The record the budget ran out in waits for the next batch, all of it.
+      return Array(head[..<start])
+    }
+    return pending
+  }
+
+  /// About what an outbox entry takes in a request: its value (a third more, sealed) and the
+  /// names and clock around it.
+  static func estimatedBytes(_ entry: Replica.Pending, sealed: Bool) -> Int {
+    let value = Replica.byteCount(of: entry.value)
+    return 96 + entry.field.utf8.count + entry.id.utf8.count + (sealed ? value * 4 / 3 + 96 : value + value / 16)
+  }
+}
