@@ -34,7 +34,11 @@ public func buildApplication(
   onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
   let api = SyncAPI(configuration: configuration, repository: repository)
+  var logger = Logger(label: "vital-serve")
+  logger.logLevel = .warning
   let router = Router(context: SyncRequestContext.self)
+  // First, so that it wraps every route and the not-found answer.
+  router.add(middleware: ErrorBodies(bodyLimit: configuration.bodyLimit, logger: logger))
   router.get("/healthz") { _, _ in ["status": "ok"] }
   router.post("/v1/accounts") { request, context in try await api.register(request, context) }
   router.post("/v1/sessions") { request, context in try await api.login(request, context) }
@@ -47,8 +51,6 @@ public func buildApplication(
     .put("keys/current") { request, context in try await api.putKey(request, context) }
     .put("blobs/:sha256") { request, context in try await api.putBlob(request, context) }
     .get("blobs/:sha256") { request, context in try await api.getBlob(request, context) }
-  var logger = Logger(label: "vital-serve")
-  logger.logLevel = .warning
   return Application(
     router: router,
     configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vital"),

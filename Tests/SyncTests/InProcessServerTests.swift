@@ -110,4 +110,34 @@ import Testing
       #expect(!String(buffer: locked.body).contains(Self.password))
     }
   }
+
+  /// Every 4xx and 5xx carries `{"error": {"message": ...}}`, those Hummingbird makes without a
+  /// message too (an unknown route, a body over the limit).
+  @Test func everyErrorAnswerHasTheDocumentedBody() async throws {
+    try await withServer { client in
+      let token = try await Self.logIn(client)
+      let big = ByteBuffer(repeating: UInt8(ascii: " "), count: (10 << 20) + 1)
+      let answers = [
+        ("unknown route", try await client.execute(uri: "/v1/nothing-here", method: .get)),
+        ("wrong method", try await client.execute(uri: "/healthz", method: .delete)),
+        (
+          "body over the limit",
+          try await client.execute(uri: "/v1/sync", method: .post, headers: Self.bearer(token), body: big)
+        ),
+        (
+          "not JSON",
+          try await client.execute(uri: "/v1/sync", method: .post, headers: Self.bearer(token), body: Self.body("{"))
+        ),
+        ("no token", try await client.execute(uri: "/v1/sync", method: .post, body: Self.body("{}"))),
+      ]
+      #expect(answers.map(\.1.status.code) == [404, 404, 413, 400, 401])
+      for (what, answer) in answers {
+        let object = try? JSONSerialization.jsonObject(with: Data(buffer: answer.body)) as? [String: Any]
+        let message = (object?["error"] as? [String: Any])?["message"] as? String
+        #expect(message?.isEmpty == false, "\(what): \(String(buffer: answer.body))")
+        #expect(answer.headers[.contentType]?.hasPrefix("application/json") == true, "\(what)")
+      }
+      #expect(String(buffer: answers[2].1.body).contains("10 MiB"))
+    }
+  }
 }

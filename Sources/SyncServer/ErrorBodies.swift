@@ -1,0 +1,43 @@
+import Foundation
+import Hummingbird
+import Logging
+import Replication
+import Sync
+
+/// Every error answer carries the documented body, `{"error": {"message": ...}}`: errors thrown
+/// without a message (an unknown route, a body over the limit) get one that says what to do,
+/// and an unexpected failure becomes a 500 whose details stay in the server's log, by type
+/// only, since an error's text may hold what a request carried.
+struct ErrorBodies: RouterMiddleware {
+  typealias Context = SyncRequestContext
+  let bodyLimit: Int
+  let logger: Logger
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    do {
+      return try await next(request, context)
+    } catch let error as HTTPError where error.body != nil {
+      throw error
+    } catch let error as HTTPError {
+      throw HTTPError(error.status, headers: error.headers, message: message(for: error.status))
+    } catch let error as any HTTPResponseError {
+      throw HTTPError(error.status, message: message(for: error.status))
+    } catch {
+      logger.error("request failed", metadata: ["error": .string(String(reflecting: type(of: error)))])
+      throw HTTPError(
+        .internalServerError, message: "the server could not complete the request; its log says why")
+    }
+  }
+
+  func message(for status: HTTPResponse.Status) -> String {
+    switch status {
+    case .notFound: return "no such endpoint; the API is described in docs/openapi.yaml"
+    case .contentTooLarge:
+      return "the request body is larger than this server takes (\(Replica.describe(bytes: bodyLimit)))"
+    case .unauthorized: return "log in first: send Authorization: Bearer <token>"
+    default: return status.reasonPhrase.isEmpty ? "request failed (\(status.code))" : status.reasonPhrase.lowercased()
+    }
+  }
+}
