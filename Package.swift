@@ -16,6 +16,9 @@ let package = Package(
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    // Hummingbird's own foundations, named because the server guards its connections in NIO.
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
   ],
   targets: [
     .systemLibrary(
@@ -65,6 +68,8 @@ let package = Package(
       dependencies: [
         "Storage", "Cryptography", "Auth", "Replication", "Sync", .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
       ]),
     // The app's database: every feature's tables in migration order, and the synced datasets.
     .target(name: "Schema", dependencies: ["Storage", "Replication", "Auth", "Health", "Sync"]),

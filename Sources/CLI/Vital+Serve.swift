@@ -10,14 +10,39 @@ extension Vital {
         Examples:
           vital serve --data ~/vital-server
           vital serve --listen 127.0.0.1:0 --data /tmp/server
-          vital serve --postgres 'postgres://vital@127.0.0.1/vital'
+          vital serve --postgres-file ~/.config/vital/postgres-url
+          VITAL_POSTGRES_URL='postgres://vital:secret@127.0.0.1/vital' vital serve
+          vital serve --idle-timeout 15 --max-connections-per-address 1024   # behind a reverse proxy
+
+        The PostgreSQL URL may hold a password: give it by file or in VITAL_POSTGRES_URL, where
+        `ps` does not show it. Idle connections close after --idle-timeout seconds; at
+        --max-connections (or the open-file limit) and at --max-connections-per-address the
+        oldest idle connection makes room for a new one.
         """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "Address to listen on; loopback unless you mean otherwise.") var listen = "127.0.0.1:8080"
     @Option(help: "Folder for the server's SQLite database (default: <home>/server).") var data: String?
-    @Option(help: "A PostgreSQL URL instead of SQLite.") var postgres: String?
+    @Option(help: "A PostgreSQL URL instead of SQLite (visible in `ps`: prefer --postgres-file).") var postgres: String?
+    @Option(help: "A file whose first line is the PostgreSQL URL.", completion: .file()) var postgresFile: String?
+    @Option(help: "Seconds an idle connection stays open.") var idleTimeout = 30
+    @Option(help: "Seconds a request may take to arrive, from its first line to its last byte.") var requestTimeout = 60
+    @Option(help: "Connections open at once (at most what the open-file limit allows).") var maxConnections = 4096
+    @Option(help: "Connections open at once from one address.") var maxConnectionsPerAddress = 256
+    @Option(help: "Seconds to wait for PostgreSQL at start before giving up.") var databaseTimeout = 30
 
     func validate() throws {
+      guard (1...86_400).contains(idleTimeout), (1...86_400).contains(requestTimeout) else {
+        throw ValidationError("--idle-timeout and --request-timeout take 1 to 86400 seconds")
+      }
+      guard maxConnections > 0, maxConnectionsPerAddress > 0 else {
+        throw ValidationError("--max-connections and --max-connections-per-address take a positive number")
+      }
+      guard (1...600).contains(databaseTimeout) else {
+        throw ValidationError("--database-timeout takes 1 to 600 seconds")
+      }
+      guard [data != nil, postgres != nil, postgresFile != nil].filter({ $0 }).count <= 1 else {
+        throw ValidationError("give one of --data DIR, --postgres URL and --postgres-file FILE")
+      }
       let parts = listen.split(separator: ":", omittingEmptySubsequences: false)
       guard parts.count >= 2, !parts.dropLast().joined().isEmpty, let port = Int(parts.last!),
         (0...65535).contains(port)
@@ -28,10 +53,19 @@ extension Vital {
 
     func run() async throws {
       let environment = ProcessInfo.processInfo.environment
-      var arguments = ["--listen", listen]
+      var arguments = [
+        "--listen", listen, "--idle-timeout", String(idleTimeout), "--request-timeout", String(requestTimeout),
+        "--max-connections", String(maxConnections),
+        "--max-connections-per-address", String(maxConnectionsPerAddress), "--database-timeout",
+        String(databaseTimeout),
+      ]
+      let postgresFromEnvironment = !(environment["VITAL_POSTGRES_URL"] ?? "").isEmpty
       if let postgres {
-        guard data == nil else { throw ValidationError("give --data (SQLite) or --postgres URL, not both") }
         arguments += ["--postgres", postgres]
+      } else if let postgresFile {
+        arguments += ["--postgres-file", postgresFile]
+      } else if postgresFromEnvironment && data == nil {
+        // vital-serve reads VITAL_POSTGRES_URL itself: the URL stays out of its arguments.
       } else {
         let folder = data ?? Home.resolve(option: global.home, environment: environment) + "/server"
         umask(0o077)

@@ -15,13 +15,31 @@ struct VitalServe: AsyncParsableCommand {
   @Option(help: "HOST:PORT to listen on; port 0 picks a free one.") var listen: String
   @Option(help: "Folder for the server's SQLite database.") var data: String?
   @Option(help: "A PostgreSQL URL instead of SQLite.") var postgres: String?
+  @Option(help: "A file holding the PostgreSQL URL (kept out of `ps`).") var postgresFile: String?
+  @Option(help: "Seconds an idle connection stays open.") var idleTimeout = 30
+  @Option(help: "Seconds a request may take to arrive, from its first line to its last byte.") var requestTimeout = 60
+  @Option(help: "Connections open at once.") var maxConnections = 4096
+  @Option(help: "Connections open at once from one address.") var maxConnectionsPerAddress = 256
+  @Option(help: "Seconds to wait for PostgreSQL at start.") var databaseTimeout = 30
   @Option(help: .hidden) var now: String?
   @Flag(help: "Announce the address as JSON.") var json = false
 
   func validate() throws {
-    guard (data == nil) != (postgres == nil) else { throw ValidationError("give --data DIR or --postgres URL") }
+    let sources = [data != nil, postgres != nil, postgresFile != nil].filter { $0 }.count
+    guard sources == 1 || (sources == 0 && Self.environmentURL != nil) else {
+      throw ValidationError("give one of --data DIR, --postgres URL, --postgres-file FILE, or set VITAL_POSTGRES_URL")
+    }
     guard address != nil else { throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080") }
     if let now, ISO8601.date(from: now) == nil { throw ValidationError("--now takes an ISO 8601 instant") }
+    guard (1...86_400).contains(idleTimeout), (1...86_400).contains(requestTimeout) else {
+      throw ValidationError("--idle-timeout and --request-timeout take 1 to 86400 seconds")
+    }
+    guard maxConnections > 0, maxConnectionsPerAddress > 0 else {
+      throw ValidationError("--max-connections and --max-connections-per-address take a positive number")
+    }
+    guard (1...600).contains(databaseTimeout) else {
+      throw ValidationError("--database-timeout takes 1 to 600 seconds")
+    }
   }
 
   private var address: (host: String, port: Int)? {
@@ -36,12 +54,17 @@ struct VitalServe: AsyncParsableCommand {
     let (host, port) = address!
     var configuration = ServerConfiguration(host: host, port: port)
     if let now = now.flatMap(ISO8601.date(from:)) { configuration.now = { now } }
+    configuration.connections = ConnectionLimits(
+      total: maxConnections, perAddress: maxConnectionsPerAddress, requestTimeout: .seconds(requestTimeout),
+      idleTimeout: .seconds(idleTimeout))
     do {
-      if let postgres {
-        let client = try PostgresSyncRepository.makeClient(url: postgres)
+      if let url = try postgresURL() {
+        let client = try PostgresSyncRepository.makeClient(url: url)
         try await withThrowingTaskGroup(of: Void.self) { group in
           group.addTask { await client.run() }
-          try await serve(try await PostgresSyncRepository(client: client), configuration)
+          let repository = try await PostgresSyncRepository.connect(
+            client: client, url: url, timeout: .seconds(databaseTimeout))
+          try await serve(repository, configuration)
           group.cancelAll()
         }
       } else if let data {
@@ -54,6 +77,23 @@ struct VitalServe: AsyncParsableCommand {
       FileHandle.standardError.write(Data("error: the server stopped: \(String(describing: error).prefix(300))\n".utf8))
       throw ExitCode.failure
     }
+  }
+
+  /// `VITAL_POSTGRES_URL`, read by this process itself so that the URL never sits in its arguments.
+  static var environmentURL: String? {
+    ProcessInfo.processInfo.environment["VITAL_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+  }
+
+  /// The URL from --postgres, the first line of --postgres-file, or VITAL_POSTGRES_URL.
+  private func postgresURL() throws -> String? {
+    if let postgres { return postgres }
+    guard let postgresFile else { return data == nil ? Self.environmentURL : nil }
+    guard let text = try? String(contentsOfFile: postgresFile, encoding: .utf8),
+      let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty, text.utf8.count < 4096
+    else {
+      throw ValidationError("cannot read a PostgreSQL URL from \(postgresFile): it holds one line, postgres://...")
+    }
+    return String(line).trimmingCharacters(in: .whitespaces)
   }
 
   private func serve(_ repository: any SyncRepository, _ configuration: ServerConfiguration) async throws {

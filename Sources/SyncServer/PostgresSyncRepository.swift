@@ -16,7 +16,11 @@ public final class PostgresSyncRepository: SyncRepository {
 
   /// A client for `url`; run `client.run()` for as long as the repository is used.
   public static func makeClient(url: String) throws -> PostgresClient {
-    PostgresClient(configuration: try configuration(url), backgroundLogger: Logger(label: "vital-serve.pg"))
+    // Each failed connection attempt is logged at info: a database that is down would fill the
+    // log; `connect` says so once.
+    var logger = Logger(label: "vital-serve.pg")
+    logger.logLevel = .warning
+    return PostgresClient(configuration: try configuration(url), backgroundLogger: logger)
   }
 
   /// `postgres://user[:password]@host[:port]/database` (or `postgresql://`); a `host=` query
@@ -38,6 +42,39 @@ public final class PostgresSyncRepository: SyncRepository {
 
   public struct PostgresURLError: Error, CustomStringConvertible {
     public var description: String { "--postgres takes a URL like postgres://vital@127.0.0.1:5432/vital" }
+  }
+
+  /// The repository on `client`, or an error naming the database (never its password) when it
+  /// cannot be reached within `timeout`: a client waits for a connection without end.
+  public static func connect(client: PostgresClient, url: String, timeout: Duration) async throws
+    -> PostgresSyncRepository
+  {
+    try await withThrowingTaskGroup(of: PostgresSyncRepository?.self) { group in
+      group.addTask { try await PostgresSyncRepository(client: client) }
+      group.addTask {
+        try await Task.sleep(for: timeout)
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let repository = try await group.next() ?? nil else {
+        throw Unreachable(place: Self.place(url), seconds: Int(timeout.components.seconds))
+      }
+      return repository
+    }
+  }
+
+  public struct Unreachable: Error, CustomStringConvertible {
+    let place: String
+    let seconds: Int
+    public var description: String {
+      "cannot reach the PostgreSQL database \(place) within \(seconds) s; is it running, and does the URL name it?"
+    }
+  }
+
+  /// `host:port/database` of a URL, without the user's password.
+  static func place(_ text: String) -> String {
+    guard let url = URLComponents(string: text) else { return "(unreadable URL)" }
+    return "\(url.host ?? "127.0.0.1"):\(url.port ?? 5432)\(url.path)"
   }
 
   /// Brings the schema up to date; `client.run()` must already be running.

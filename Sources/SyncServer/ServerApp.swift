@@ -3,6 +3,7 @@ import Cryptography
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import Storage
 import Sync
 
@@ -18,6 +19,7 @@ public struct ServerConfiguration: Sendable {
   /// A pull page stops after the record that takes it past this many bytes of fields, so an
   /// answer stays near this size whatever the records hold.
   public var pageBytes = 4 << 20
+  public var connections = ConnectionLimits()
   public var hasher = PasswordHasher.standard
   /// Replaces the clock (VITAL_NOW), as everywhere in Vital.
   public var now: @Sendable () -> Date = { Date() }
@@ -51,8 +53,13 @@ public func buildApplication(
     .put("keys/current") { request, context in try await api.putKey(request, context) }
     .put("blobs/:sha256") { request, context in try await api.putBlob(request, context) }
     .get("blobs/:sha256") { request, context in try await api.getBlob(request, context) }
+  let registry = ConnectionRegistry(limits: configuration.connections)
   return Application(
     router: router,
+    server: .http1(
+      configuration: .init(
+        additionalChannelHandlers: [ConnectionGuard(registry: registry)],
+        idleTimeout: TimeAmount(configuration.connections.idleTimeout))),
     configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vital"),
     onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
     logger: logger)

@@ -9,6 +9,10 @@ public final class TestServer: @unchecked Sendable {
   private let log: String
   /// The PostgreSQL database this server uses, when the tests run against PostgreSQL.
   public let database: String?
+  /// More options for `vital serve`.
+  let extraArguments: [String]
+  /// The server's open-file limit (`ulimit -n`), when a test sets one.
+  let fileLimit: Int?
 
   /// `VITAL_TEST_BACKEND=postgres` (set by scripts/test, with `VITAL_TEST_POSTGRES` naming the
   /// throwaway cluster) runs every test server on PostgreSQL, each on a fresh database.
@@ -45,7 +49,11 @@ public final class TestServer: @unchecked Sendable {
 
   /// Starts a server on a free port (or on `port`) over `dataDirectory`, or on PostgreSQL when
   /// the tests run against it (on `database`, shared with another server, else a fresh one).
-  public init(dataDirectory: String, port: Int = 0, database: String? = nil) throws {
+  public init(
+    dataDirectory: String, port: Int = 0, database: String? = nil, arguments: [String] = [], fileLimit: Int? = nil
+  ) throws {
+    self.extraArguments = arguments
+    self.fileLimit = fileLimit
     self.dataDirectory = dataDirectory
     self.database = Self.postgresURL == nil ? nil : try database ?? Self.createDatabase()
     self.log = dataDirectory + ".log"
@@ -62,6 +70,13 @@ public final class TestServer: @unchecked Sendable {
       process.arguments! += ["--postgres", (base.hasSuffix("/") ? base : base + "/") + database]
     } else {
       process.arguments! += ["--data", dataDirectory]
+    }
+    process.arguments! += extraArguments
+    if let fileLimit {
+      // The shell lowers the limit, then becomes the server: the same process, so `stop` and
+      // `peakResidentBytes` still reach it.
+      process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", Self.binary.path] + process.arguments!
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
     }
     var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VITAL_") }
     environment["TZ"] = "UTC"
@@ -96,6 +111,8 @@ public final class TestServer: @unchecked Sendable {
     else { return nil }
     return kib * 1024
   }
+
+  public var pid: Int32? { process?.processIdentifier }
 
   /// Ends the server with `signal` (SIGKILL for a crash) and waits for it.
   public func stop(signal: Int32 = SIGTERM) {

@@ -1,0 +1,98 @@
+import Foundation
+import TestServer
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Sockets that send nothing, or send slowly, cannot take a server down: idle ones close after
+/// the idle timeout, the oldest idle ones make room when a bound is reached, and a request that
+/// does not finish arriving is cut off, while `/healthz` keeps answering.
+@Suite(.serialized) struct ConnectionTests {
+  let folder: String
+
+  init() throws {
+    var template = Array((NSTemporaryDirectory() + "/vital-conn-XXXXXX").utf8CString)
+    folder = String(cString: mkdtemp(&template)!)
+    // This process opens a thousand sockets of its own.
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    limit.rlim_cur = max(limit.rlim_cur, min(limit.rlim_max, 8192))
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+  }
+
+  /// A TCP connection to 127.0.0.1:`port` that sends `text` (if any) and nothing more.
+  static func open(port: Int, sending text: String? = nil) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard fd >= 0, connected == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    if let text { _ = text.withCString { send(fd, $0, strlen($0), 0) } }
+    return fd
+  }
+
+  /// Whether the server has closed its end (EOF or reset), without waiting.
+  static func isClosed(_ fd: Int32) -> Bool {
+    var byte: UInt8 = 0
+    let n = recv(fd, &byte, 1, Int32(MSG_DONTWAIT))
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+  }
+
+  static func healthz(_ url: URL) async throws -> Int {
+    var request = URLRequest(url: url.appendingPathComponent("healthz"))
+    request.timeoutInterval = 10
+    let (_, response) = try await URLSession.shared.data(for: request)
+    return (response as? HTTPURLResponse)?.statusCode ?? 0
+  }
+
+  @Test func aThousandIdleSocketsNeverKeepHealthzFromAnswering() async throws {
+    let server = try TestServer(
+      dataDirectory: folder + "/data", arguments: ["--idle-timeout", "3"], fileLimit: 1024)
+    let port = server.port
+    var sockets: [Int32] = []
+    defer { for fd in sockets { close(fd) } }
+    for n in 0..<1000 {
+      sockets.append(try Self.open(port: port))
+      if n % 250 == 249 { #expect(try await Self.healthz(server.url) == 200, "after \(n + 1) idle sockets") }
+    }
+    #expect(try await Self.healthz(server.url) == 200)
+    // The oldest idle ones made room (at most 256 from one address stay open)...
+    try await Task.sleep(for: .milliseconds(500))
+    let open = sockets.filter { !Self.isClosed($0) }.count
+    #expect(open <= 256, "\(open) still open")
+    // ...and the rest close once idle for the timeout.
+    try await Task.sleep(for: .seconds(4))
+    #expect(sockets.allSatisfy(Self.isClosed), "\(sockets.filter { !Self.isClosed($0) }.count) still open")
+    #expect(try await Self.healthz(server.url) == 200)
+  }
+
+  @Test func requestsThatNeverFinishArrivingAreCutOff() async throws {
+    let server = try TestServer(
+      dataDirectory: folder + "/data", arguments: ["--idle-timeout", "2", "--request-timeout", "3"])
+    // Headers that never end: the connection never leaves idle.
+    let headers = try Self.open(port: server.port, sending: "GET /healthz HTTP/1.1\r\nHost: x\r\n")
+    // A body announced and never sent.
+    let body = try Self.open(
+      port: server.port,
+      sending: "POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+    )
+    defer {
+      close(headers)
+      close(body)
+    }
+    try await Task.sleep(for: .seconds(1))
+    #expect(!Self.isClosed(headers) && !Self.isClosed(body), "both still within their time")
+    try await Task.sleep(for: .seconds(4))
+    #expect(Self.isClosed(headers), "a request head never finished: closed after the idle timeout")
+    #expect(Self.isClosed(body), "a body never finished: closed after the request timeout")
+    #expect(try await Self.healthz(server.url) == 200)
+  }
+}
