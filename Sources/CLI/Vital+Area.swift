@@ -67,7 +67,7 @@ extension Vital.AreaCommand {
 
     func run() async throws {
       let c = try AreaContext(global)
-      let data = try InputFile.read(file, limit: 512 << 20)
+      let data = try InputFile.read(file, limit: 64 << 20)
       let name = (file as NSString).lastPathComponent
       let result = try GeoJSONReader.read(data, file: name, idProperty: idProperty, nameProperty: nameProperty)
       guard !result.areas.isEmpty else { throw AreaError.noAreas(name) }
@@ -105,7 +105,7 @@ extension Vital.AreaCommand {
       let districts = Set(try c.store.allAreas().map(\.id))
       guard !districts.isEmpty else { throw AreaError.noDistricts }
       let result = try AreaStats.read(
-        try InputFile.read(file, limit: 512 << 20), file: (file as NSString).lastPathComponent, key: key,
+        try InputFile.read(file, limit: 64 << 20), file: (file as NSString).lastPathComponent, key: key,
         incidenceProperty: incidenceProperty, districts: districts)
       try c.store.replaceStats(result.stats)
       let missing = districts.subtracting(result.stats.keys).sorted()

@@ -106,16 +106,8 @@ extension Vital.Donor {
     }
 
     func readAnswers(_ source: String) throws -> [String: Bool] {
-      let data: Data
-      if source == "-" {
-        data = FileHandle.standardInput.readDataToEndOfFile()
-      } else {
-        guard let read = FileManager.default.contents(atPath: source) else {
-          throw CLIError.cannotRead(source, reason: "no such file or not readable")
-        }
-        data = read
-      }
-      guard data.count <= 1 << 20, let answers = try? JSONDecoder().decode([String: Bool].self, from: data) else {
+      let data = try InputFile.read(source, limit: 1 << 20)
+      guard let answers = try? JSONDecoder().decode([String: Bool].self, from: data) else {
         throw CLIError.needsInput(
           "the answers must be a JSON object of true or false, like {\"vaccination\": false, ...}; see 'vital donor questions'"
         )

@@ -26,8 +26,8 @@ public enum PasswordPrompt {
     _ what: String, fromStdin: Bool, confirm: Bool = false, kind: String = "password", flag: String = "--password-stdin"
   ) throws -> String {
     if fromStdin {
-      guard let line = readLine(strippingNewline: true) else { throw Failure.missingLine(what) }
-      return line.hasSuffix("\r") ? String(line.dropLast()) : line
+      guard let line = try InputFile.stdinLine(what: what) else { throw Failure.missingLine(what) }
+      return line
     }
     guard canAsk else { throw Failure.noTerminal(what: kind, flag: flag) }
     let first = try ask("\(what.prefix(1).uppercased() + what.dropFirst()): ")

@@ -33,6 +33,19 @@ import Testing
 
   @Test func brokenFilesGetOneClearLine() throws {
     let folder = vital.root
+    // The export's CRC-32 (a4 b7 1a 21) changed in both headers: the bytes no longer match it.
+    var zip = try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/apple-health/ios17-export.zip"))
+    let crc = Data([0xA4, 0xB7, 0x1A, 0x21])
+    var replaced = 0
+    while let range = zip.range(of: crc) {
+      zip.replaceSubrange(range, with: Data([0x01, 0x02, 0x03, 0x04]))
+      replaced += 1
+    }
+    #expect(replaced == 2)
+    FileManager.default.createFile(atPath: folder + "/damaged.zip", contents: zip)
+    expectCleanError(
+      try vital.run(["health", "import", folder + "/damaged.zip"]), mentioning: "damaged", "nothing was imported")
+    #expect((try vital.run(["health", "list", "--date", "2024-01-01", "--json"]).json as? [Any])?.isEmpty == true)
     FileManager.default.createFile(atPath: folder + "/empty.xml", contents: Data())
     expectCleanError(try vital.run(["health", "import", folder + "/empty.xml"]), mentioning: "empty")
     let full = try String(contentsOfFile: Self.fixtures + "/apple-health/ios17-export.xml", encoding: .utf8)

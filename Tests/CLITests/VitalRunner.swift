@@ -42,9 +42,10 @@ final class VitalHome {
 
   /// Runs `vital ARGS --home HOME`.
   @discardableResult
-  func run(_ arguments: [String], home: HomeChoice = .temporary, stdin: String? = nil, asUser: String? = nil) throws
-    -> Run
-  {
+  func run(
+    _ arguments: [String], home: HomeChoice = .temporary, stdin: String? = nil, stdinFile: String? = nil,
+    asUser: String? = nil
+  ) throws -> Run {
     var args = arguments
     switch home {
     case .temporary: args += ["--home", self.home]
@@ -78,7 +79,11 @@ final class VitalHome {
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
     let input = Pipe()
-    process.standardInput = input
+    if let stdinFile {
+      process.standardInput = FileHandle(forReadingAtPath: stdinFile)
+    } else {
+      process.standardInput = input
+    }
     try process.run()
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()

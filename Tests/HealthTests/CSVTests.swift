@@ -56,4 +56,29 @@ import Testing
     #expect(chunks.count > 1, "small flush size must give several chunks")
     #expect(String(decoding: chunks.flatMap { $0 }, as: UTF8.self) == rows.map(CSV.record).joined())
   }
+
+  /// Read in batches of any chunk size, a file gives the records (and line numbers) it gives
+  /// read whole, quoted line breaks and CRLF included.
+  @Test func batchesGiveWhatOneParseGives() throws {
+    let text =
+      "lat,lon,label\r\n48.1,11.5,\"Dom,\r\nRegensburg\"\n\n49.0,12.0,\"say \"\"hi\"\"\"\n50,10,x\n\"a\nb\nc\",1,2"
+    let folder = try TemporaryFolder()
+    let path = folder.path + "/points.csv"
+    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    let whole = try CSV.parse(Data(text.utf8))
+    for chunk in [1, 2, 3, 7, 64, 1 << 20] {
+      let handle = try #require(FileHandle(forReadingAtPath: path))
+      defer { try? handle.close() }
+      var batches: [CSV.Record] = []
+      try CSV.forEachBatch(handle, chunkSize: chunk) { batches += $0 }
+      #expect(batches == whole, "chunk \(chunk)")
+    }
+    let open = folder.path + "/open.csv"
+    FileManager.default.createFile(
+      atPath: open, contents: Data(("1,2\n\"" + String(repeating: "x\n", count: 600)).utf8))
+    let handle = try #require(FileHandle(forReadingAtPath: open))
+    #expect(throws: CSV.ParseError.recordTooLong(line: 2, limit: 1024)) {
+      try CSV.forEachBatch(handle, chunkSize: 100, maxRecordBytes: 1024) { _ in }
+    }
+  }
 }

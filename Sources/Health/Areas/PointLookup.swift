@@ -13,14 +13,14 @@ public struct PointLookup: Sendable {
 extension PointLookup {
   /// The points of a `lat,lon[,label]` file, a header row allowed; the first bad row refuses
   /// the whole file, with its line number.
-  public static func points(_ records: [CSV.Record]) throws -> [(GeoPoint, String?)] {
+  public static func points(_ records: [CSV.Record], headerAllowed: Bool = true) throws -> [(GeoPoint, String?)] {
     var points: [(GeoPoint, String?)] = []
     for (index, record) in records.enumerated() {
       let f = record.fields
       if f.count == 1, f[0].isEmpty { continue }
       let lat = Double(f[0].trimmingCharacters(in: .whitespaces))
       let lon = f.count > 1 ? Double(f[1].trimmingCharacters(in: .whitespaces)) : nil
-      if index == 0, lat == nil { continue }  // a header row
+      if index == 0, headerAllowed, lat == nil { continue }  // a header row
       guard f.count >= 2, f.count <= 3, let lat, let lon else {
         throw AreaError.badPointsFile(line: record.line, reason: "expected lat,lon[,label] numbers")
       }
@@ -34,11 +34,15 @@ extension PointLookup {
 
   public static let csvHeader = ["lat", "lon", "label", "area_id", "area_name", "incidence", "as_of", "phase"]
 
-  /// The lookups as CSV, one row a point, in the file's order.
-  public static func exportCSV(_ results: [PointLookup], write: @escaping ([UInt8]) throws -> Void) throws {
+  /// The lookups as CSV, one row a point, in the file's order (after the header, when asked).
+  public static func exportCSV(
+    _ results: [PointLookup], header: Bool = true, write: @escaping ([UInt8]) throws -> Void
+  ) throws {
     var csv = CSVWriter(sink: write)
-    for field in csvHeader { csv.field(field) }
-    try csv.endRecord()
+    if header {
+      for field in csvHeader { csv.field(field) }
+      try csv.endRecord()
+    }
     for r in results {
       csv.field(String(r.point.lat))
       csv.field(String(r.point.lon))
@@ -54,18 +58,30 @@ extension PointLookup {
   }
 }
 
+/// The districts held in memory behind a grid index, with their figures and the phase scale:
+/// what locating many points takes, read once.
+public struct PointLocator {
+  let locator: Locator
+  let stats: [String: AreaStore.Stat]
+  let scale: PhaseScale
+
+  public func lookup(_ point: GeoPoint, label: String?) -> PointLookup {
+    let area = locator.locate(point)
+    let stat = area.flatMap { stats[$0.id] }
+    return PointLookup(point: point, label: label, area: area, stat: stat, phase: scale.phase(stat?.incidence))
+  }
+}
+
 extension AreaStore {
-  /// Every point located in one pass, with the districts held in memory behind a grid index.
-  public func locate(_ points: [(GeoPoint, String?)]) throws -> [PointLookup] {
+  public func pointLocator() throws -> PointLocator {
     let areas = try allAreas()
     guard !areas.isEmpty else { throw AreaError.noDistricts }
-    let locator = Locator(areas: areas)
-    let stats = try allStats()
-    let scale = try scale()
-    return points.map { point, label in
-      let area = locator.locate(point)
-      let stat = area.flatMap { stats[$0.id] }
-      return PointLookup(point: point, label: label, area: area, stat: stat, phase: scale.phase(stat?.incidence))
-    }
+    return PointLocator(locator: Locator(areas: areas), stats: try allStats(), scale: try scale())
+  }
+
+  /// Every point located in one pass.
+  public func locate(_ points: [(GeoPoint, String?)]) throws -> [PointLookup] {
+    let locator = try pointLocator()
+    return points.map { locator.lookup($0.0, label: $0.1) }
   }
 }

@@ -13,12 +13,15 @@ public enum CSV {
     case notUTF8
     case unbalancedQuote(line: Int)
     case textAfterQuote(line: Int)
+    case recordTooLong(line: Int, limit: Int)
 
     public var description: String {
       switch self {
       case .notUTF8: return "the file is not UTF-8 text; save it as UTF-8 CSV"
       case .unbalancedQuote(let line): return "line \(line): a quoted field is never closed"
       case .textAfterQuote(let line): return "line \(line): text after a closing quote; double quotes inside a field"
+      case .recordTooLong(let line, let limit):
+        return "line \(line): one record runs past \(limit >> 20) MiB; is a quote left open?"
       }
     }
   }

@@ -126,6 +126,10 @@ public final class AppleHealthImport {
     let total = Int64(entry.uncompressedSize)
     var read: Int64 = 0
     do {
+      // The checksum is known only at the end: checked in a pass of its own before anything is
+      // imported, so a damaged archive adds no record (inflating costs a fraction of parsing).
+      let checksum = try archive.extract(entry, bufferSize: 1 << 20) { _ in }
+      guard checksum == entry.checksum else { throw HealthImportError.damagedZip(name) }
       _ = try archive.extract(entry, bufferSize: 1 << 20) { chunk in
         read += Int64(chunk.count)
         try self.feed(stream, chunk)

@@ -5,6 +5,8 @@ public enum HealthImportError: Error, Equatable, CustomStringConvertible {
   case malformed(String, line: Int, column: Int, reason: String, kept: Int)
   case noExportInZip(String)
   case unreadableZip(String, reason: String)
+  /// The export's CRC-32 does not match what it holds: the archive was damaged on the way.
+  case damagedZip(String)
   case cannotRead(String, reason: String)
 
   public var description: String {
@@ -24,6 +26,9 @@ public enum HealthImportError: Error, Equatable, CustomStringConvertible {
         "'\(file)' holds no export.xml (expected apple_health_export/export.xml); is it the Health app's export.zip?"
     case .unreadableZip(let file, let reason):
       return "cannot read the zip '\(file)' (\(reason)); is the download complete?"
+    case .damagedZip(let file):
+      return
+        "'\(file)' is damaged: export.xml does not match its checksum (CRC-32); nothing was imported; copy or export it again"
     case .cannotRead(let file, let reason): return "cannot read '\(file)' (\(reason))"
     }
   }
