@@ -83,6 +83,28 @@ import Testing
     expectCleanError(try vital.run(["area", "import", file]), mentioning: "feature 1")
     FileManager.default.createFile(atPath: file, contents: Data("RS,cases7_per_100k\n09162,abc\n".utf8))
     expectCleanError(try vital.run(["area", "stats", file]), mentioning: "not a number")
+    let before = try vital.run(["area", "locate", "--lat", "48.1374", "--lon", "11.5755", "--json"]).stdout
+    // Figures no district can have: refused with their row, not counted and stored empty.
+    for figure in ["inf", "1e308", "-5", "nan"] {
+      FileManager.default.createFile(
+        atPath: file, contents: Data("RS,cases7_per_100k\n09162,12.5\n09163,\(figure)\n".utf8))
+      expectCleanError(try vital.run(["area", "stats", file]), mentioning: "line 3")
+    }
+    FileManager.default.createFile(
+      atPath: file,
+      contents: Data(
+        #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"RS":"09162","cases7_per_100k":1e308},"geometry":null}]}"#
+          .utf8))
+    expectCleanError(try vital.run(["area", "stats", file]), mentioning: "feature 1")
+    #expect(try vital.run(["area", "locate", "--lat", "48.1374", "--lon", "11.5755", "--json"]).stdout == before)
+    // Booleans are no coordinates.
+    let ring = "[[true,false],[1,0],[1,1],[true,false]]"
+    FileManager.default.createFile(
+      atPath: file,
+      contents: Data(
+        #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"RS":"1"},"geometry":{"type":"Polygon","coordinates":[RING]}}]}"#
+          .replacingOccurrences(of: "RING", with: ring).utf8))
+    expectCleanError(try vital.run(["area", "import", file]), mentioning: "feature 1", "numbers")
     let located = try vital.run(["area", "locate", "--lat", "48.1374", "--lon", "11.5755", "--json"])
     #expect((located.object?["area"] as? [String: Any])?["id"] as? String == "09162", "the districts are still there")
   }

@@ -166,6 +166,11 @@ import Testing
     ("too few fields", "e0b8a9f0-5a3c-4f44-9a77-1c1c2a1d2e3f,whole-blood,completed\r\n", "expected 7 fields"),
     ("not a uuid", "42,whole-blood,completed,,2025-05-01T10:00:00+02:00,DRK,\r\n", "UUID"),
     ("completed without time", "e0b8a9f0-5a3c-4f44-9a77-1c1c2a1d2e3f,whole-blood,completed,,,DRK,\r\n", "completed_at"),
+    (
+      "a local time the clocks skip",
+      "e0b8a9f0-5a3c-4f44-9a77-1c1c2a1d2e3f,whole-blood,completed,,2026-03-29T02:30:00,DRK,\r\n",
+      "line 3: completed_at 2026-03-29T02:30:00 does not exist in Europe/Berlin"
+    ),
   ])
   func malformedCSVIsRefusedAndWritesNothing(name: String, body: String, message: String) throws {
     let good = "c0b8a9f0-5a3c-4f44-9a77-1c1c2a1d2e3f,plasma,completed,,2025-04-01T10:00:00+02:00,Good row,\r\n"

@@ -101,14 +101,22 @@ public enum AreaStats {
       let value = f[incidenceColumn].trimmingCharacters(in: .whitespaces)
       var number: Double?
       if !value.isEmpty {
-        guard let parsed = Double(value), parsed.isFinite else {
+        guard let parsed = Double(value) else {
           throw AreaError.badStats(file, reason: "line \(record.line): \(incidence) is not a number")
         }
-        number = parsed
+        number = try checked(parsed, incidence, at: "line \(record.line)", file)
+      }
+      let population = try populationColumn.flatMap { column -> Double? in
+        let text = f[column].trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return nil }
+        guard let value = Double(text), value.isFinite, value >= 0, value < 1e10 else {
+          throw AreaError.badStats(file, reason: "line \(record.line): EWZ is not a population")
+        }
+        return value
       }
       return Row(
         key: f[keyColumn].trimmingCharacters(in: .whitespaces), incidence: number,
-        asOf: dateColumn.flatMap { day(f[$0]) }, population: populationColumn.flatMap { Double(f[$0]) })
+        asOf: dateColumn.flatMap { day(f[$0]) }, population: population)
     }
   }
 
@@ -116,15 +124,41 @@ public enum AreaStats {
     guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
       let features = root["features"] as? [Any]
     else { throw AreaError.notFeatureCollection(file) }
-    return features.compactMap { item in
+    var rows: [Row] = []
+    for (index, item) in features.enumerated() {
       guard let properties = (item as? [String: Any])?["properties"] as? [String: Any],
         let k = GeoJSONReader.text(properties[key])
-      else { return nil }
-      return Row(
-        key: k, incidence: (properties[incidence] as? NSNumber)?.doubleValue,
-        asOf: (properties["last_update"] as? String).flatMap(day),
-        population: (properties["EWZ"] as? NSNumber)?.doubleValue)
+      else { continue }
+      let place = "feature \(index + 1)"
+      let figure = try properties[incidence].flatMap { value -> Double? in
+        if value is NSNull { return nil }
+        guard let number = GeoJSONReader.number(value) else {
+          throw AreaError.badStats(file, reason: "\(place): \(incidence) is not a number")
+        }
+        return try checked(number, incidence, at: place, file)
+      }
+      let population = try properties["EWZ"].flatMap { value -> Double? in
+        if value is NSNull { return nil }
+        guard let number = GeoJSONReader.number(value), number.isFinite, number >= 0, number < 1e10 else {
+          throw AreaError.badStats(file, reason: "\(place): EWZ is not a population")
+        }
+        return number
+      }
+      rows.append(
+        Row(
+          key: k, incidence: figure, asOf: (properties["last_update"] as? String).flatMap(day), population: population)
+      )
     }
+    return rows
+  }
+
+  /// An incidence per 100,000 in 7 days: at most everyone, 100,000. `inf`, `1e308` and
+  /// negative figures are refused with their place, not stored empty.
+  static func checked(_ value: Double, _ column: String, at place: String, _ file: String) throws -> Double {
+    guard value.isFinite, (0...100_000).contains(value) else {
+      throw AreaError.badStats(file, reason: "\(place): \(column) must be a figure from 0 to 100000 per 100,000")
+    }
+    return value
   }
 
   /// `15.10.2020, 00:00 Uhr` (the RKI's form) or an ISO date, as `2020-10-15`.

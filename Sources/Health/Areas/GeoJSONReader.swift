@@ -90,8 +90,9 @@ public enum GeoJSONReader {
     return points
   }
 
+  /// A JSON number; `true` and `false` are NSNumbers too (of type `c`), and no coordinate.
   static func number(_ value: Any) -> Double? {
-    guard let n = value as? NSNumber else { return nil }
+    guard let n = value as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
     return n.doubleValue
   }
 }

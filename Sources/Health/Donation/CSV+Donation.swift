@@ -146,8 +146,16 @@ extension DonationStore {
     let components = DateComponents(
       year: fields.year, month: fields.month, day: fields.day, hour: fields.hour, minute: fields.minute,
       second: fields.second)
-    guard let date = calendar.date(from: components) else {
-      throw ImportError.row(line: line, "\(column) does not exist in the local time zone")
+    // A time the clocks skip (02:30 on the spring-forward night) comes back moved by an hour:
+    // refused, as `donor record` refuses it.
+    guard let date = calendar.date(from: components),
+      calendar.dateComponents([.hour, .minute], from: date)
+        == DateComponents(hour: fields.hour, minute: fields.minute)
+    else {
+      throw ImportError.row(
+        line: line,
+        "\(column) \(text.prefix(19)) does not exist in \(calendar.timeZone.identifier) (the clocks skip it); give its UTC offset or another time"
+      )
     }
     return date
   }
