@@ -44,7 +44,9 @@ public final class AccountStore {
   /// Checks an email and password. Ten failures in a row lock the account for 15 minutes; an
   /// unknown email runs the KDF too and fails with the same error as a wrong password.
   public func authenticate(email rawEmail: String, password: String) async throws -> Account {
-    guard let email = try? Email.normalize(rawEmail), let record = try find(email: email) else {
+    guard let email = try? Email.normalize(rawEmail),
+      let record = try find(email: Email.legacySpelling(rawEmail)) ?? find(email: email)
+    else {
       _ = try await hasher.verify(password, against: Self.decoyHash)
       throw AuthError.wrongCredentials
     }

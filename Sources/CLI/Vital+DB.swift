@@ -1,4 +1,5 @@
 import ArgumentParser
+import Auth
 import CLICore
 import Foundation
 import Schema
@@ -32,6 +33,7 @@ extension Vital.DB {
       let problems = try app.db.integrityProblems()
       let version = try VitalSchema.migrator.version(of: app.db)
       let latest = VitalSchema.migrator.migrations.count
+      let duplicates = try AccountStore.duplicateEmails(app.db)
       let document: JSON = .object([
         ("ok", .bool(problems.isEmpty)),
         ("integrity", .array(problems.isEmpty ? [.string("ok")] : problems.map(JSON.string))),
@@ -39,6 +41,7 @@ extension Vital.DB {
         ("latest_schema_version", .int(latest)),
         ("sqlite_version", .string(Database.sqliteVersion)),
         ("path", .string(app.home.databasePath)),
+        ("duplicate_emails", .array(duplicates.map { .array($0.map(JSON.string)) })),
       ])
       try app.output.show(document) {
         """
@@ -47,6 +50,9 @@ extension Vital.DB {
         schema    \(version) of \(latest)
         sqlite    \(Database.sqliteVersion)
         """
+          + duplicates.map {
+            "\nwarning: accounts \($0.joined(separator: " and ")) are one address written two ways (Unicode); both are kept: log in to each as stored, keep one and delete the other with 'vital account delete'"
+          }.joined()
       }
       if !problems.isEmpty { throw CLIError.integrityFailed(problems) }
     }

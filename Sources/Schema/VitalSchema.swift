@@ -57,6 +57,9 @@ public enum VitalSchema {
       ]),
     // Records too large for the server are set aside instead of blocking the outbox.
     Migration("0014_sync_set_aside", creating: [Replica.setAside]),
+    // Emails in Unicode NFC: one address typed two ways is one account. Two accounts that are
+    // one address in NFC are both kept (`vital db check` names them); nothing is merged.
+    Migration("0015_nfc_emails") { db in try AccountStore.normalizeStoredEmails(db) },
   ])
 
   /// Every synced dataset, in the order a new device applies them (blobs before the profile

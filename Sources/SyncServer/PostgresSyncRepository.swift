@@ -85,6 +85,18 @@ public final class PostgresSyncRepository: SyncRepository {
       // One migrator at a time when several servers start together.
       try await c.query("SELECT pg_advisory_xact_lock(7152026)", logger: logger)
       for statement in Self.schema { try await c.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+      // Emails in Unicode NFC where that form is free (the same rule as on SQLite).
+      var stored: [(id: String, email: String)] = []
+      for try await (id, email) in try await c.query(
+        "SELECT id, email FROM users ORDER BY created_at, id", logger: logger
+      ).decode((String, String).self) {
+        stored.append((id, email))
+      }
+      let (renames, duplicates) = Email.normalizing(stored)
+      for rename in renames {
+        try await c.query("UPDATE users SET email = \(rename.email) WHERE id = \(rename.id)", logger: logger)
+      }
+      ServerLog.warnDuplicates(duplicates)
     }
     var epoch = "0"
     for try await value in try await client.query("SELECT value FROM server_meta WHERE key = 'epoch'", logger: logger)

@@ -62,6 +62,16 @@ public actor SQLiteSyncRepository: SyncRepository {
         ALTER TABLE user ADD COLUMN sync_key TEXT;
         ALTER TABLE user ADD COLUMN sync_key_id TEXT;
         """),
+    // Emails in Unicode NFC where that form is free; accounts that are one address in NFC
+    // stay apart (nothing is merged) and are named in the log at every start.
+    Migration("0004_nfc_emails") { db in
+      let stored = try db.query("SELECT id, email FROM user ORDER BY created_at, id") {
+        (id: try $0.get(0, as: String.self), email: try $0.get(1, as: String.self))
+      }
+      for rename in Email.normalizing(stored).renames {
+        try db.execute("UPDATE user SET email = ? WHERE id = ?", rename.email, rename.id)
+      }
+    },
   ])
 
   public init(path: String) throws {
@@ -71,6 +81,10 @@ public actor SQLiteSyncRepository: SyncRepository {
     try db.execute("PRAGMA secure_delete = ON")
     try Self.migrator.migrate(db)
     epoch = try db.scalar(String.self, "SELECT value FROM server_meta WHERE key = 'epoch'") ?? "0"
+    let stored = try db.query("SELECT id, email FROM user ORDER BY created_at, id") {
+      (id: try $0.get(0, as: String.self), email: try $0.get(1, as: String.self))
+    }
+    ServerLog.warnDuplicates(Email.normalizing(stored).duplicates)
   }
 
   public func createUser(email: String, passwordHash: String, now: Date) throws -> String {

@@ -95,7 +95,10 @@ struct SyncAPI: Sendable {
   func login(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
     let credentials = try await decode(Credentials.self, request, context)
     let email = (try? Email.normalize(credentials.email)) ?? ""
-    let stored = try await repository.passwordHash(email: email)
+    // An account left apart when emails were brought to NFC logs in by its old spelling.
+    let legacy = Email.legacySpelling(credentials.email)
+    let exact = Array(legacy.utf8) == Array(email.utf8) ? nil : try await repository.passwordHash(email: legacy)
+    let stored = exact == nil ? try await repository.passwordHash(email: email) : exact
     // An unknown email costs one KDF run too, so both failures take the same time.
     let ok = try await hashing.run {
       try await configuration.hasher.verify(credentials.password, against: stored?.hash ?? AccountStore.decoyHash)
@@ -201,26 +204,28 @@ struct SyncAPI: Sendable {
   /// with a key id; it cannot open it.
   func putKey(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
     let user = try context.requireLogin().userID
-    struct Body: Decodable {
-      struct Key: Decodable { let key_id: String }
-      let key: Key
-    }
+    struct Body: Decodable { let key: WrappedKey }
     var request = request
     let buffer = try await request.collectBody(upTo: 4096)
     let data = Data(buffer.readableBytesView)
     guard let body = try? JSONDecoder().decode(Body.self, from: data),
-      body.key.key_id.count == 16, body.key.key_id.allSatisfy({ $0.isHexDigit && !$0.isUppercase }),
       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
       let key = object["key"] as? [String: Any],
       let keyJSON = try? JSONSerialization.data(withJSONObject: key, options: [.sortedKeys])
     else {
-      throw HTTPError(.badRequest, message: "the body must be {\"key\": {...}} with a 16-hex-digit key_id")
+      throw HTTPError(
+        .badRequest, message: "the body must be {\"key\": {...}}, a wrapped key as docs/sync-protocol.md describes")
+    }
+    // Checked before anything is stored or deleted: turning encryption on removes the cleartext,
+    // and a key no device can open would leave the account unreadable.
+    if let problem = body.key.problem(logN: WrappedKey.serverLogN) {
+      throw HTTPError(.badRequest, message: "the wrapped key is not usable: \(problem); nothing was changed")
     }
     switch try await repository.setSyncKey(
-      userID: user, json: String(decoding: keyJSON, as: UTF8.self), keyID: body.key.key_id)
+      userID: user, json: String(decoding: keyJSON, as: UTF8.self), keyID: body.key.keyID)
     {
-    case .turnedOn: return Answer.json(.created, ["key_id": .string(body.key.key_id), "encryption": .string("on")])
-    case .replaced: return Answer.json(.ok, ["key_id": .string(body.key.key_id), "encryption": .string("on")])
+    case .turnedOn: return Answer.json(.created, ["key_id": .string(body.key.keyID), "encryption": .string("on")])
+    case .replaced: return Answer.json(.ok, ["key_id": .string(body.key.keyID), "encryption": .string("on")])
     case .otherKey:
       throw HTTPError(
         .conflict, message: "this account already has another sync key; enter its passphrase on this device")

@@ -28,6 +28,45 @@ import Testing
     }
   }
 
+  /// One address typed two ways (a decomposed and a precomposed é) is one account.
+  @Test func oneAddressInTwoUnicodeFormsIsOneAccount() async throws {
+    let decomposed = "e\u{301}x@example.org"
+    let precomposed = "\u{e9}x@example.org"
+    #expect(Array(decomposed.utf8) != Array(precomposed.utf8))
+    #expect(try Email.normalize(decomposed) == Email.normalize(precomposed))
+    #expect(Array(try Email.normalize(decomposed).utf8) == Array("\u{e9}x@example.org".utf8))
+    let first = try await store().register(email: decomposed, name: nil, password: "a good long passphrase")
+    await #expect(throws: AuthError.emailTaken) {
+      try await store().register(email: precomposed, name: nil, password: "another passphrase")
+    }
+    #expect(try await store().authenticate(email: precomposed, password: "a good long passphrase").id == first.id)
+  }
+
+  /// A home from before NFC with both spellings: migration 0015 merges nothing, names them,
+  /// and each still logs in as stored; a lone decomposed email is brought to NFC.
+  @Test func theNFCMigrationKeepsBothOfAPairAndRenamesTheRest() async throws {
+    let old = try Database.inMemory()
+    try Migrator(Array(VitalSchema.migrator.migrations.prefix(14))).migrate(old)
+    let hash = try await Self.fast.hash("a good long passphrase")
+    for (id, email, at) in [
+      ("a", "e\u{301}x@example.org", "2026-01-01T00:00:00Z"), ("b", "\u{e9}x@example.org", "2026-01-02T00:00:00Z"),
+      ("c", "zoe\u{308}@example.org", "2026-01-03T00:00:00Z"),
+    ] {
+      try old.execute(
+        "INSERT INTO account (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)", id, email, hash, at)
+    }
+    try VitalSchema.migrator.migrate(old)
+    let emails = try old.query("SELECT id, email FROM account ORDER BY id") {
+      "\(try $0.get(0, as: String.self)) \(Array(try $0.get(1, as: String.self).unicodeScalars).count)"
+    }
+    #expect(emails == ["a 15", "b 14", "c 15"], "a kept apart, c in NFC")
+    #expect(try AccountStore.duplicateEmails(old).count == 1)
+    let store = AccountStore(db: old, hasher: Self.fast, now: start)
+    #expect(try await store.authenticate(email: "e\u{301}x@example.org", password: "a good long passphrase").id == "a")
+    #expect(try await store.authenticate(email: "\u{e9}x@example.org", password: "a good long passphrase").id == "b")
+    #expect(try await store.authenticate(email: "zo\u{eb}@example.org", password: "a good long passphrase").id == "c")
+  }
+
   @Test func tenFailuresLockForFifteenMinutes() async throws {
     _ = try await store().register(email: "ann@example.org", name: nil, password: "a good long passphrase")
     for i in 0..<10 {

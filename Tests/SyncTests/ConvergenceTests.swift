@@ -25,7 +25,7 @@ import Testing
       try await devices[2].login()
       if encrypted {
         let passphrase = "the family sync passphrase"
-        _ = try await devices[0].client.turnOnEncryption(passphrase: passphrase, token: devices[0].token, logN: 10)
+        _ = try await devices[0].client.turnOnEncryption(passphrase: passphrase, token: devices[0].token, logN: 14)
         for device in devices.dropFirst() {
           _ = try await device.client.unlock(passphrase: passphrase, token: device.token)
         }

@@ -15,7 +15,7 @@ import Testing
   let server: TestServer
   var storage: ServerStorage { ServerStorage(server: server) }
   /// A low scrypt cost keeps the tests fast; the format records the cost, so nothing else changes.
-  static let logN = 10
+  static let logN = 14
   static let phrase = "correct sync passphrase 1"
 
   init() throws {
@@ -232,6 +232,26 @@ import Testing
     ] {
       let (status, _) = try await raw.send("PUT", "/v1/keys/current", body: Data(body.utf8), token: a.token)
       #expect((400...413).contains(status), "\(body.prefix(40)): \(status)")
+    }
+    // Complete keys no device could use: each refused before encryption turns on (which would
+    // delete the cleartext and leave an account nobody can open).
+    let good = try WrappedKey.wrap(try DataKey.generate(), passphrase: "a good sync passphrase", logN: 14)
+    var broken: [(String, WrappedKey)] = []
+    for (what, change) in [
+      ("ln 0", { (k: inout WrappedKey) in k.logN = 0 }), ("ln 10", { $0.logN = 10 }), ("ln 30", { $0.logN = 30 }),
+      ("empty salt", { $0.salt = "" }), ("short salt", { $0.salt = Data([1, 2, 3]).base64EncodedString() }),
+      ("r 0", { $0.r = 0 }), ("p 99", { $0.p = 99 }), ("no nonce", { $0.nonce = "" }),
+      ("short sealed", { $0.sealed = "AAAA" }), ("kdf", { $0.kdf = "md5" }),
+    ] as [(String, (inout WrappedKey) -> Void)] {
+      var key = good
+      change(&key)
+      broken.append((what, key))
+    }
+    for (what, key) in broken {
+      let (status, text) = try await raw.send(
+        "PUT", "/v1/keys/current", body: Data("{\"key\":\(key.json)}".utf8), token: a.token)
+      #expect(status == 400, "\(what): \(status) \(text)")
+      #expect(text.contains("nothing was changed"), "\(what): \(text)")
     }
     #expect(try await raw.send("PUT", "/v1/keys/current", body: Data("{}".utf8)).0 == 401)
     #expect(try await raw.send("GET", "/v1/keys/current", token: a.token).0 == 404)

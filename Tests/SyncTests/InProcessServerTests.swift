@@ -111,6 +111,21 @@ import Testing
     }
   }
 
+  /// One address typed two ways is one account on the server too.
+  @Test func oneAddressInTwoUnicodeFormsIsOneServerAccount() async throws {
+    try await withServer { client in
+      func body(_ email: String) throws -> ByteBuffer {
+        ByteBuffer(data: try JSONSerialization.data(withJSONObject: ["email": email, "password": Self.password]))
+      }
+      let first = try await client.execute(uri: "/v1/accounts", method: .post, body: try body("e\u{301}x@example.org"))
+      #expect(first.status == .created)
+      let second = try await client.execute(uri: "/v1/accounts", method: .post, body: try body("\u{e9}x@example.org"))
+      #expect(second.status == .conflict, "\(String(buffer: second.body))")
+      let login = try await client.execute(uri: "/v1/sessions", method: .post, body: try body("\u{e9}X@example.org"))
+      #expect(login.status == .created)
+    }
+  }
+
   /// Every 4xx and 5xx carries `{"error": {"message": ...}}`, those Hummingbird makes without a
   /// message too (an unknown route, a body over the limit).
   @Test func everyErrorAnswerHasTheDocumentedBody() async throws {

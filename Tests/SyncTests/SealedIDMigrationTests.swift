@@ -44,7 +44,7 @@ import Testing
     let server = try TestServer(dataDirectory: folder + "/data")
     let a = try Device(email: "siv@example.org", url: server.url)
     try await a.register()
-    _ = try await a.client.turnOnEncryption(passphrase: Self.phrase, token: a.token, logN: 10)
+    _ = try await a.client.turnOnEncryption(passphrase: Self.phrase, token: a.token, logN: 14)
     _ = try a.donation(id: "new-1", place: "sealed with AES-SIV")
     try await a.sync()
 

@@ -37,12 +37,32 @@ public struct WrappedKey: Codable, Equatable, Sendable {
       sealed: Data(sealed.dropFirst(AESGCMNonce.byteCount)).base64EncodedString(), keyID: key.keyID)
   }
 
+  /// The cost a server accepts for a new key: anything cheaper would make the passphrase
+  /// easy to guess for whoever holds the server's copy.
+  public static let serverLogN = 14...20
+
+  /// What is wrong with this key's fields, or nil when it follows docs/sync-protocol.md
+  /// ("End-to-end encryption"): version 1, scrypt with `ln` in `logN`, r 1..16, p 1..4, a
+  /// 16-byte salt, a 12-byte nonce, a sealed 32-byte key with its tag, a 16-hex-digit key id.
+  public func problem(logN allowed: ClosedRange<Int>) -> String? {
+    guard version == 1, kdf == "scrypt" else { return "v must be 1 and kdf \"scrypt\"" }
+    guard allowed.contains(logN) else { return "ln must be \(allowed.lowerBound) to \(allowed.upperBound)" }
+    guard (1...16).contains(r), (1...4).contains(p) else { return "r must be 1 to 16 and p 1 to 4" }
+    guard Data(base64Encoded: salt)?.count == 16 else { return "salt must be 16 bytes in base64" }
+    guard Data(base64Encoded: nonce)?.count == AESGCMNonce.byteCount else { return "nonce must be 12 bytes in base64" }
+    guard Data(base64Encoded: sealed)?.count == 48 else {
+      return "sealed must be 48 bytes (a key and its tag) in base64"
+    }
+    guard keyID.count == 16, keyID.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+      return "key_id must be 16 lowercase hex digits"
+    }
+    return nil
+  }
+
   /// The key, or `wrongPassphrase`. The cost comes from the server, so it is bounded before
   /// scrypt runs: a hostile server cannot make a device allocate gigabytes.
   public func unwrap(passphrase: String) throws -> DataKey {
-    guard version == 1, kdf == "scrypt", (10...20).contains(logN), (1...16).contains(r), (1...4).contains(p),
-      let salt = Data(base64Encoded: salt), salt.count >= 16,
-      let nonce = Data(base64Encoded: nonce), nonce.count == AESGCMNonce.byteCount,
+    guard problem(logN: 10...20) == nil, let salt = Data(base64Encoded: salt), let nonce = Data(base64Encoded: nonce),
       let sealed = Data(base64Encoded: sealed)
     else { throw EncryptionError.damagedKey }
     let kek = try Crypto.scryptKey(passphrase: passphrase, salt: Array(salt), logN: logN, r: r, p: p)

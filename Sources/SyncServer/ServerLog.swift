@@ -1,0 +1,14 @@
+import Foundation
+
+/// What the server says about itself on stderr, beside the request log: never an email, a
+/// token or a value, only ids a person running the server can look up.
+enum ServerLog {
+  static func warnDuplicates(_ groups: [[String]]) {
+    for ids in groups {
+      FileHandle.standardError.write(
+        Data(
+          "warning: accounts \(ids.joined(separator: ", ")) are one email address written two ways (Unicode); both are kept and log in as stored\n"
+            .utf8))
+    }
+  }
+}
