@@ -66,6 +66,11 @@ extension Vital.DB {
         Examples:
           vital db backup ~/vital-backup.sqlite
           vital db backup ~/vital-backup.sqlite --force
+          vital db backup ~/vital-backup.sqlite --without-secrets
+
+        The copy holds what this data folder holds, secrets included: the login session, the
+        sync server's token and the end-to-end sync key. --without-secrets leaves them out (the
+        records stay; a restored copy asks for a login and the sync passphrase again).
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -76,12 +81,29 @@ extension Vital.DB {
     @Flag(help: "Replace FILE if it exists.")
     var force = false
 
+    @Flag(help: "Leave out the login session, the server token and the sync key.")
+    var withoutSecrets = false
+
     func run() async throws {
       let app = try App(global)
       try app.db.backup(to: file, replacing: force)
+      if withoutSecrets {
+        do {
+          try VitalSchema.removeSecrets(try Database(path: file))
+        } catch {
+          // A copy that still holds the secrets is not what was asked for.
+          unlink(file)
+          throw error
+        }
+      }
       let bytes = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-      try app.output.show(.object([("path", .string(file)), ("bytes", .int(bytes))])) {
+      try app.output.show(
+        .object([("path", .string(file)), ("bytes", .int(bytes)), ("secrets", .bool(!withoutSecrets))])
+      ) {
         "backed up \(app.home.databasePath) to \(file) (\(bytes) bytes)"
+          + (withoutSecrets
+            ? "; without the session, server token and sync key"
+            : "\nnote: the copy holds your login session, the sync server's token and the sync key: keep it as safe as this folder, or use --without-secrets")
       }
     }
   }

@@ -70,6 +70,19 @@ public enum VitalSchema {
     .goal, .areaWatch,
   ]
 
+  /// Takes the secrets out of a copy of the database: sessions (a login on this device), server
+  /// tokens and sync keys. The copy keeps every record; restored, it asks for a login (and the
+  /// sync passphrase) again. Deleted bytes are overwritten, not left in free pages.
+  public static func removeSecrets(_ db: Database) throws {
+    try db.execute("PRAGMA secure_delete = ON")
+    try db.transaction { db in
+      try db.execute("DELETE FROM \(AccountStore.sessions.name)")
+      try db.execute("UPDATE \(RemoteSettings.table.name) SET token = NULL")
+      try db.execute("DELETE FROM \(SyncKey.table.name)")
+    }
+    try db.execute("VACUUM")
+  }
+
   /// Opens the database at `path` and brings it up to date. A file from a newer Vital is refused
   /// before anything is written.
   public static func open(path: String) throws -> Database {

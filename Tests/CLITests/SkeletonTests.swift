@@ -115,6 +115,38 @@ import Testing
     #expect(try vital.run(["db", "backup", target, "--force"]).status == 0)
   }
 
+  /// A backup says that it holds the secrets, and can be made without them.
+  @Test func backupWithoutSecretsKeepsRecordsAndDropsTokenSessionAndKey() throws {
+    let registered = try vital.run(
+      ["account", "register", "--email", "copy@example.org", "--password-stdin"], stdin: "lilac harbour 1987 teaspoon\n"
+    )
+    try #require(registered.status == 0, "\(registered.stderr)")
+    #expect(try vital.run(["donor", "record", "--at", "2026-11-20 10:00", "--place", "DRK Ulm"]).status == 0)
+    #expect(try vital.run(["remote", "set", "http://127.0.0.1:9"]).status == 0)
+    let home = try Database(path: vital.home + "/vital.sqlite")
+    let token = "f00dfeedf00dfeedf00dfeedf00dfeed"
+    try home.execute("UPDATE sync_remote SET token = ?", token)
+    try home.execute(
+      "INSERT INTO sync_key (account_id, data_key, wrapped) SELECT id, ?, '{}' FROM account",
+      Data(repeating: 0xAB, count: 32))
+    let plain = try vital.run(["db", "backup", vital.root + "/plain.sqlite"])
+    #expect(plain.stdout.contains("holds your login session, the sync server's token and the sync key"))
+    let target = vital.root + "/clean.sqlite"
+    let run = try vital.run(["db", "backup", target, "--without-secrets", "--json"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.object?["secrets"] as? Bool == false)
+    let copy = try Database(path: target)
+    #expect(try copy.scalar(Int.self, "SELECT count(*) FROM session") == 0)
+    #expect(try copy.scalar(Int.self, "SELECT count(*) FROM sync_key") == 0)
+    #expect(try copy.scalar(Int.self, "SELECT count(*) FROM sync_remote WHERE token IS NOT NULL") == 0)
+    #expect(try copy.scalar(Int.self, "SELECT count(*) FROM donation") == 1)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: target))
+    #expect(bytes.range(of: Data(token.utf8)) == nil, "the token's bytes are gone from the file")
+    #expect(bytes.range(of: Data(repeating: 0xAB, count: 32)) == nil, "the key's bytes are gone from the file")
+    let withSecrets = try Data(contentsOf: URL(fileURLWithPath: vital.root + "/plain.sqlite"))
+    #expect(withSecrets.range(of: Data(token.utf8)) != nil, "the plain copy does hold it (the check can fail)")
+  }
+
   @Test func completionScriptsAreGenerated() throws {
     for shell in ["bash", "zsh", "fish"] {
       let run = try vital.run(["--generate-completion-script", shell], home: .unset)
