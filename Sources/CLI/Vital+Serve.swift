@@ -13,6 +13,7 @@ extension Vital {
           vital serve --postgres-file ~/.config/vital/postgres-url
           VITAL_POSTGRES_URL='postgres://vital:secret@127.0.0.1/vital' vital serve
           vital serve --idle-timeout 15 --max-connections-per-address 1024   # behind a reverse proxy
+          vital serve --quota-mb 500 --quota-records 2000000
 
         The PostgreSQL URL may hold a password: give it by file or in VITAL_POSTGRES_URL, where
         `ps` does not show it. Idle connections close after --idle-timeout seconds; at
@@ -29,6 +30,8 @@ extension Vital {
     @Option(help: "Connections open at once (at most what the open-file limit allows).") var maxConnections = 4096
     @Option(help: "Connections open at once from one address.") var maxConnectionsPerAddress = 256
     @Option(help: "Seconds to wait for PostgreSQL at start before giving up.") var databaseTimeout = 30
+    @Option(help: "MiB each account may keep on the server (records and avatars); none by default.") var quotaMb: Int?
+    @Option(help: "Records each account may keep on the server; none by default.") var quotaRecords: Int?
 
     func validate() throws {
       guard (1...86_400).contains(idleTimeout), (1...86_400).contains(requestTimeout) else {
@@ -36,6 +39,9 @@ extension Vital {
       }
       guard maxConnections > 0, maxConnectionsPerAddress > 0 else {
         throw ValidationError("--max-connections and --max-connections-per-address take a positive number")
+      }
+      guard (quotaMb ?? 1) > 0, (quotaRecords ?? 1) > 0 else {
+        throw ValidationError("--quota-mb and --quota-records take a positive number")
       }
       guard (1...600).contains(databaseTimeout) else {
         throw ValidationError("--database-timeout takes 1 to 600 seconds")
@@ -59,6 +65,8 @@ extension Vital {
         "--max-connections-per-address", String(maxConnectionsPerAddress), "--database-timeout",
         String(databaseTimeout),
       ]
+      if let quotaMb { arguments += ["--quota-mb", String(quotaMb)] }
+      if let quotaRecords { arguments += ["--quota-records", String(quotaRecords)] }
       let postgresFromEnvironment = !(environment["VITAL_POSTGRES_URL"] ?? "").isEmpty
       if let postgres {
         arguments += ["--postgres", postgres]

@@ -21,6 +21,8 @@ struct VitalServe: AsyncParsableCommand {
   @Option(help: "Connections open at once.") var maxConnections = 4096
   @Option(help: "Connections open at once from one address.") var maxConnectionsPerAddress = 256
   @Option(help: "Seconds to wait for PostgreSQL at start.") var databaseTimeout = 30
+  @Option(help: "MiB each account may keep (records and avatars).") var quotaMb: Int?
+  @Option(help: "Records each account may keep.") var quotaRecords: Int?
   @Option(help: .hidden) var now: String?
   @Flag(help: "Announce the address as JSON.") var json = false
 
@@ -36,6 +38,9 @@ struct VitalServe: AsyncParsableCommand {
     }
     guard maxConnections > 0, maxConnectionsPerAddress > 0 else {
       throw ValidationError("--max-connections and --max-connections-per-address take a positive number")
+    }
+    guard (quotaMb ?? 1) > 0, (quotaRecords ?? 1) > 0 else {
+      throw ValidationError("--quota-mb and --quota-records take a positive number")
     }
     guard (1...600).contains(databaseTimeout) else {
       throw ValidationError("--database-timeout takes 1 to 600 seconds")
@@ -54,6 +59,7 @@ struct VitalServe: AsyncParsableCommand {
     let (host, port) = address!
     var configuration = ServerConfiguration(host: host, port: port)
     if let now = now.flatMap(ISO8601.date(from:)) { configuration.now = { now } }
+    configuration.quota = Quota(bytes: quotaMb.map { $0 << 20 }, records: quotaRecords)
     configuration.connections = ConnectionLimits(
       total: maxConnections, perAddress: maxConnectionsPerAddress, requestTimeout: .seconds(requestTimeout),
       idleTimeout: .seconds(idleTimeout))

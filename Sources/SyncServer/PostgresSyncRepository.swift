@@ -85,6 +85,7 @@ public final class PostgresSyncRepository: SyncRepository {
       // One migrator at a time when several servers start together.
       try await c.query("SELECT pg_advisory_xact_lock(7152026)", logger: logger)
       for statement in Self.schema { try await c.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+      try await c.query(PostgresQuery(unsafeSQL: Self.countUsage), logger: logger)
       // Emails in Unicode NFC where that form is free (the same rule as on SQLite).
       var stored: [(id: String, email: String)] = []
       for try await (id, email) in try await c.query(
@@ -134,7 +135,21 @@ public final class PostgresSyncRepository: SyncRepository {
       user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, sha256 TEXT NOT NULL, data BYTEA NOT NULL,
       PRIMARY KEY (user_id, sha256))
     """,
+    // What each account keeps, as running totals (see `countUsage`).
+    "ALTER TABLE users ADD COLUMN IF NOT EXISTS stored_bytes BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE users ADD COLUMN IF NOT EXISTS record_count BIGINT NOT NULL DEFAULT 0",
   ]
+
+  /// Counts what each account keeps, once per database (the first start with usage totals).
+  static let countUsage = """
+    WITH first AS (
+      INSERT INTO server_meta (key, value) VALUES ('usage_counted', '1') ON CONFLICT DO NOTHING RETURNING key)
+    UPDATE users u SET
+      stored_bytes = coalesce((SELECT sum(octet_length(fields)) FROM records r WHERE r.user_id = u.id), 0)
+        + coalesce((SELECT sum(octet_length(data)) FROM blobs b WHERE b.user_id = u.id), 0),
+      record_count = (SELECT count(*) FROM records r WHERE r.user_id = u.id)
+    WHERE EXISTS (SELECT 1 FROM first)
+    """
 
   // MARK: Accounts
 
@@ -227,9 +242,9 @@ public final class PostgresSyncRepository: SyncRepository {
 
   // MARK: Sync
 
-  public func sync(userID: String, since: String?, changes: [ValidatedChange], page bounds: PageBounds) async throws
-    -> SyncPage
-  {
+  public func sync(
+    userID: String, since: String?, changes: [ValidatedChange], page bounds: PageBounds, quota: Quota
+  ) async throws -> SyncPage {
     let start = try position(since)
     let logger = self.logger
     let epoch = self.epoch
@@ -248,6 +263,7 @@ public final class PostgresSyncRepository: SyncRepository {
       guard start <= seq else { throw SyncRepositoryError.resyncRequired }
       // The records the changes touch, in one query; then the merged ones written in one.
       var current: [String: [String: WireField]] = [:]
+      var storedBytes: [String: Int] = [:]
       if !changes.isEmpty {
         let datasets = changes.map(\.dataset)
         let ids = changes.map(\.id)
@@ -260,6 +276,7 @@ public final class PostgresSyncRepository: SyncRepository {
           """, logger: logger
         ).decode((String, String, String).self) {
           current[dataset + "\u{0}" + id] = try WireJSON.fields(text)
+          storedBytes[dataset + "\u{0}" + id] = text.utf8.count
         }
       }
       var written: (datasets: [String], ids: [String], fields: [String], seqs: [Int64]) = ([], [], [], [])
@@ -283,6 +300,23 @@ public final class PostgresSyncRepository: SyncRepository {
         accepted += 1
       }
       if accepted > 0 {
+        var grownBytes: Int64 = 0
+        var newRecords: Int64 = 0
+        for (index, fields) in written.fields.enumerated() {
+          let key = written.datasets[index] + "\u{0}" + written.ids[index]
+          grownBytes += Int64(fields.utf8.count - (storedBytes[key] ?? 0))
+          if storedBytes[key] == nil { newRecords += 1 }
+        }
+        var usage: (Int64, Int64) = (0, 0)
+        for try await row in try await c.query(
+          """
+          UPDATE users SET stored_bytes = stored_bytes + \(grownBytes), record_count = record_count + \(newRecords)
+          WHERE id = \(userID) RETURNING stored_bytes, record_count
+          """, logger: logger
+        ).decode((Int64, Int64).self) {
+          usage = row
+        }
+        try quota.check(bytes: usage.0, records: usage.1, grew: grownBytes > 0 || newRecords > 0)
         try await c.query(
           """
           INSERT INTO records (user_id, dataset, row_id, fields, seq)
@@ -334,13 +368,27 @@ public final class PostgresSyncRepository: SyncRepository {
 
   // MARK: Blobs
 
-  public func putBlob(userID: String, sha256: String, data: Data) async throws {
+  public func putBlob(userID: String, sha256: String, data: Data, quota: Quota) async throws {
     let bytes = ByteBuffer(bytes: data)
-    try await client.query(
-      """
-      INSERT INTO blobs (user_id, sha256, data) VALUES (\(userID), \(sha256), \(bytes))
-      ON CONFLICT (user_id, sha256) DO NOTHING
-      """, logger: logger)
+    let logger = self.logger
+    try await transaction { c in
+      var inserted = false
+      for try await _ in try await c.query(
+        """
+        INSERT INTO blobs (user_id, sha256, data) VALUES (\(userID), \(sha256), \(bytes))
+        ON CONFLICT (user_id, sha256) DO NOTHING RETURNING 1
+        """, logger: logger
+      ).decode(Int.self) {
+        inserted = true
+      }
+      guard inserted else { return }
+      for try await total in try await c.query(
+        "UPDATE users SET stored_bytes = stored_bytes + \(data.count) WHERE id = \(userID) RETURNING stored_bytes",
+        logger: logger
+      ).decode(Int64.self) {
+        try quota.check(bytes: total, records: 0, grew: true)
+      }
+    }
   }
 
   public func blob(userID: String, sha256: String) async throws -> Data? {
@@ -388,7 +436,10 @@ public final class PostgresSyncRepository: SyncRepository {
         try await c.query("DELETE FROM records WHERE user_id = \(userID)", logger: logger)
         try await c.query("DELETE FROM blobs WHERE user_id = \(userID)", logger: logger)
         try await c.query(
-          "UPDATE users SET sync_key = \(json), sync_key_id = \(keyID) WHERE id = \(userID)", logger: logger)
+          """
+          UPDATE users SET sync_key = \(json), sync_key_id = \(keyID), stored_bytes = 0, record_count = 0
+          WHERE id = \(userID)
+          """, logger: logger)
         return .turnedOn
       case keyID:
         try await c.query("UPDATE users SET sync_key = \(json) WHERE id = \(userID)", logger: logger)

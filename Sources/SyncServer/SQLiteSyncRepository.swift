@@ -72,6 +72,17 @@ public actor SQLiteSyncRepository: SyncRepository {
         try db.execute("UPDATE user SET email = ? WHERE id = ?", rename.email, rename.id)
       }
     },
+    // What each account keeps, as running totals: a quota check costs nothing per sync.
+    Migration(
+      "0005_usage",
+      sql: """
+        ALTER TABLE user ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE user ADD COLUMN record_count INTEGER NOT NULL DEFAULT 0;
+        UPDATE user SET
+          stored_bytes = (SELECT coalesce(sum(length(CAST(fields AS BLOB))), 0) FROM record WHERE user_id = user.id)
+            + (SELECT coalesce(sum(length(data)), 0) FROM blob WHERE user_id = user.id),
+          record_count = (SELECT count(*) FROM record WHERE user_id = user.id);
+        """),
   ])
 
   public init(path: String) throws {
@@ -161,29 +172,42 @@ public actor SQLiteSyncRepository: SyncRepository {
     try db.execute("DELETE FROM token WHERE token_sha256 = ?", tokenSHA256)
   }
 
-  public func sync(userID: String, since: String?, changes: [ValidatedChange], page bounds: PageBounds) throws
-    -> SyncPage
-  {
+  public func sync(
+    userID: String, since: String?, changes: [ValidatedChange], page bounds: PageBounds, quota: Quota
+  ) throws -> SyncPage {
     try db.transaction(.immediate) { db in
       let start = try position(since, db: db)
       let encrypted = try db.scalar(Int.self, "SELECT sync_key_id IS NOT NULL FROM user WHERE id = ?", userID) == 1
       if encrypted, changes.contains(where: { !$0.sealed }) { throw SyncRepositoryError.cleartextRefused }
       var accepted = 0
+      var grownBytes: Int64 = 0
+      var newRecords: Int64 = 0
       for change in changes {
-        let current =
-          try db.scalar(
-            String.self, "SELECT fields FROM record WHERE user_id = ? AND dataset = ? AND row_id = ?", userID,
-            change.dataset, change.id
-          ).map { try WireJSON.fields($0) } ?? [:]
+        let stored = try db.scalar(
+          String.self, "SELECT fields FROM record WHERE user_id = ? AND dataset = ? AND row_id = ?", userID,
+          change.dataset, change.id)
+        let current = try stored.map { try WireJSON.fields($0) } ?? [:]
         guard let merged = ServerMerge.merge(current, change.fields) else { continue }
         let seq = try db.scalar(Int64.self, "UPDATE sequence SET value = value + 1 WHERE id = 1 RETURNING value") ?? 0
         let json = WireJSON.encode(merged)
+        grownBytes += Int64(json.utf8.count - (stored?.utf8.count ?? 0))
+        if stored == nil { newRecords += 1 }
         try db.execute(
           """
           INSERT INTO record (user_id, dataset, row_id, fields, seq) VALUES (?, ?, ?, ?, ?)
           ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = excluded.fields, seq = excluded.seq
           """, userID, change.dataset, change.id, json, seq)
         accepted += 1
+      }
+      if accepted > 0 {
+        let (bytes, records) =
+          try db.queryFirst(
+            """
+            UPDATE user SET stored_bytes = stored_bytes + ?, record_count = record_count + ? WHERE id = ?
+            RETURNING stored_bytes, record_count
+            """, grownBytes, newRecords, userID
+          ) { (try $0.get(0, as: Int64.self), try $0.get(1, as: Int64.self)) } ?? (0, 0)
+        try quota.check(bytes: bytes, records: records, grew: grownBytes > 0 || newRecords > 0)
       }
       var last = start
       var page: [String] = []
@@ -225,8 +249,18 @@ public actor SQLiteSyncRepository: SyncRepository {
     return seq
   }
 
-  public func putBlob(userID: String, sha256: String, data: Data) throws {
-    try db.execute("INSERT OR IGNORE INTO blob (user_id, sha256, data) VALUES (?, ?, ?)", userID, sha256, data)
+  public func putBlob(userID: String, sha256: String, data: Data, quota: Quota) throws {
+    try db.transaction(.immediate) { db in
+      guard
+        try db.execute("INSERT OR IGNORE INTO blob (user_id, sha256, data) VALUES (?, ?, ?)", userID, sha256, data)
+          == 1
+      else { return }
+      let bytes =
+        try db.scalar(
+          Int64.self, "UPDATE user SET stored_bytes = stored_bytes + ? WHERE id = ? RETURNING stored_bytes", data.count,
+          userID) ?? 0
+      try quota.check(bytes: bytes, records: 0, grew: true)
+    }
   }
 
   public func blob(userID: String, sha256: String) throws -> Data? {
@@ -243,7 +277,9 @@ public actor SQLiteSyncRepository: SyncRepository {
       case nil:
         try db.execute("DELETE FROM record WHERE user_id = ?", userID)
         try db.execute("DELETE FROM blob WHERE user_id = ?", userID)
-        try db.execute("UPDATE user SET sync_key = ?, sync_key_id = ? WHERE id = ?", json, keyID, userID)
+        try db.execute(
+          "UPDATE user SET sync_key = ?, sync_key_id = ?, stored_bytes = 0, record_count = 0 WHERE id = ?", json, keyID,
+          userID)
         return .turnedOn
       case keyID:
         try db.execute("UPDATE user SET sync_key = ? WHERE id = ?", json, userID)

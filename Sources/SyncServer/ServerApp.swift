@@ -20,6 +20,7 @@ public struct ServerConfiguration: Sendable {
   /// answer stays near this size whatever the records hold.
   public var pageBytes = 4 << 20
   public var connections = ConnectionLimits()
+  public var quota = Quota.none
   public var hasher = PasswordHasher.standard
   /// Replaces the clock (VITAL_NOW), as everywhere in Vital.
   public var now: @Sendable () -> Date = { Date() }
@@ -173,7 +174,7 @@ struct SyncAPI: Sendable {
     do {
       let page = try await repository.sync(
         userID: user, since: body.since, changes: changes,
-        page: PageBounds(count: configuration.pageSize, bytes: configuration.pageBytes))
+        page: PageBounds(count: configuration.pageSize, bytes: configuration.pageBytes), quota: configuration.quota)
       return Answer.json(
         .ok,
         [
@@ -182,6 +183,8 @@ struct SyncAPI: Sendable {
           "limits": .stored(
             "{\"body_bytes\":\(configuration.bodyLimit),\"value_bytes\":\(configuration.valueLimit)}"),
         ])
+    } catch SyncRepositoryError.quotaExceeded(let usage) {
+      throw Self.quotaError(usage)
     } catch SyncRepositoryError.resyncRequired {
       throw HTTPError(.conflict, message: "resync required: this cursor cannot be served; sync again from the start")
     } catch SyncRepositoryError.cleartextRefused {
@@ -241,7 +244,11 @@ struct SyncAPI: Sendable {
     guard Crypto.sha256Hex(data) == sha else {
       throw HTTPError(.badRequest, message: "the bytes do not match their SHA-256; nothing was stored")
     }
-    try await repository.putBlob(userID: user, sha256: sha, data: data)
+    do {
+      try await repository.putBlob(userID: user, sha256: sha, data: data, quota: configuration.quota)
+    } catch SyncRepositoryError.quotaExceeded(let usage) {
+      throw Self.quotaError(usage)
+    }
     return Response(status: .created)
   }
 
@@ -257,6 +264,15 @@ struct SyncAPI: Sendable {
   }
 
   // MARK: Helpers
+
+  /// 507: the account's space on this server is full; nothing of the request was kept.
+  static func quotaError(_ usage: String) -> HTTPError {
+    HTTPError(
+      HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
+      message:
+        "this account's space on the server is full (it would hold \(usage)); nothing was stored: delete records, or ask whoever runs the server for more"
+    )
+  }
 
   func blobName(_ context: SyncRequestContext) throws -> String {
     let sha = try context.parameters.require("sha256")

@@ -21,8 +21,10 @@ public protocol SyncRepository: Sendable {
   /// Deletes the user with every token, record and blob.
   func deleteUser(userID: String) async throws
   /// Applies `changes` and returns the records changed after `since`, in one transaction.
-  func sync(userID: String, since: String?, changes: [ValidatedChange], page: PageBounds) async throws -> SyncPage
-  func putBlob(userID: String, sha256: String, data: Data) async throws
+  /// The account may not grow past `quota` (a write that shrinks it is always taken).
+  func sync(userID: String, since: String?, changes: [ValidatedChange], page: PageBounds, quota: Quota) async throws
+    -> SyncPage
+  func putBlob(userID: String, sha256: String, data: Data, quota: Quota) async throws
   func blob(userID: String, sha256: String) async throws -> Data?
   /// The account's wrapped sync key (JSON the server does not read beyond its key id), if its
   /// owner turned end-to-end encryption on.
@@ -48,6 +50,32 @@ public struct ValidatedChange: Sendable {
   public let fields: [String: WireField]
   /// Sealed values (and id): what an encrypted account accepts.
   public let sealed: Bool
+}
+
+/// How much one account may keep on the server: bytes of records' fields and blobs, and
+/// records. Nil is no bound. Kept as running totals per account, so a check costs nothing.
+public struct Quota: Sendable, Equatable {
+  public var bytes: Int?
+  public var records: Int?
+
+  public init(bytes: Int? = nil, records: Int? = nil) {
+    self.bytes = bytes
+    self.records = records
+  }
+
+  public static let none = Quota()
+
+  /// Throws `quotaExceeded` when totals that grew now pass a bound.
+  func check(bytes: Int64, records: Int64, grew: Bool) throws {
+    guard grew else { return }
+    if let limit = self.bytes, bytes > limit {
+      throw SyncRepositoryError.quotaExceeded(
+        "\(Replica.describe(bytes: Int(bytes))) of \(Replica.describe(bytes: limit))")
+    }
+    if let limit = self.records, records > limit {
+      throw SyncRepositoryError.quotaExceeded("\(records) of \(limit) records")
+    }
+  }
 }
 
 /// How much one pull page holds at most: `count` records, and no record begun after `bytes`
@@ -77,6 +105,8 @@ public enum SyncRepositoryError: Error, Equatable {
   case resyncRequired
   /// A change in the clear for an end-to-end encrypted account.
   case cleartextRefused
+  /// The account would keep more than its quota; what it would hold, in words.
+  case quotaExceeded(String)
 }
 
 /// The field-level merge on the server: the same rule as `Replica.apply` (FieldMerge).

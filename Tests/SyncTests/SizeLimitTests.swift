@@ -187,4 +187,40 @@ import Testing
     #expect(peak < 300 << 20, "server peak RSS \(peak >> 20) MiB")
     print("pullPagesAreBoundedByBytes: \(pages) pages, server peak RSS \(peak >> 20) MiB")
   }
+
+  /// `--quota-mb` and `--quota-records` bound what one account keeps: a push past either is
+  /// refused whole (507, with a message), the account keeps what it had, and the device keeps
+  /// its changes to send once there is room.
+  @Test func anAccountOverItsQuotaIsRefusedWith507AndKeepsWhatItHad() async throws {
+    let server = try TestServer(
+      dataDirectory: folder + "/quota", arguments: ["--quota-mb", "1", "--quota-records", "40"])
+    let a = try Device(email: "quota@example.org", url: server.url)
+    let b = try Device(email: "quota@example.org", url: server.url)
+    try await a.register()
+    try await b.login()
+    for n in 0..<20 { try donation(a, id: String(format: "q%02d", n), notes: Self.notes(40 << 10)) }
+    #expect(try await a.sync().pushed == 20)
+    for n in 20..<30 { try donation(a, id: String(format: "q%02d", n), notes: Self.notes(40 << 10)) }
+    do {
+      try await a.sync()
+      Issue.record("a push past the quota was taken")
+    } catch let error as SyncError {
+      guard case .http(507, let message) = error else { throw error }
+      #expect(message.contains("space on the server is full") && message.contains("1 MiB"), "\(message)")
+    }
+    #expect(try a.replica.pendingCount() > 0, "the device keeps what it could not send")
+    #expect(try await b.sync().pulled == 20)
+    // The ten that did not fit are dropped here; shortened notes are taken (shrinking always is).
+    try a.replica.acknowledge(upTo: Int64.max)
+    for n in 0..<20 { try a.replica.write(.donation, id: String(format: "q%02d", n), ["notes": .text("short")]) }
+    #expect(try await a.sync().pushed == 20)
+    // Records: 20 kept, 30 more would be 50 of 40.
+    for n in 0..<30 { try donation(a, id: String(format: "r%02d", n), notes: nil) }
+    do {
+      try await a.sync()
+      Issue.record("a push past the record quota was taken")
+    } catch SyncError.http(507, let message) {
+      #expect(message.contains("50 of 40 records"), "\(message)")
+    }
+  }
 }
