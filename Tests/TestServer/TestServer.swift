@@ -11,6 +11,7 @@ public final class TestServer: @unchecked Sendable {
   public let database: String?
   /// More options for `vital serve`.
   let extraArguments: [String]
+  let postgresSource: PostgresSource
   /// The server's open-file limit (`ulimit -n`), when a test sets one.
   let fileLimit: Int?
 
@@ -49,9 +50,18 @@ public final class TestServer: @unchecked Sendable {
 
   /// Starts a server on a free port (or on `port`) over `dataDirectory`, or on PostgreSQL when
   /// the tests run against it (on `database`, shared with another server, else a fresh one).
+  /// How a server on PostgreSQL is given its URL.
+  public enum PostgresSource: Sendable {
+    case argument
+    case file
+    case environment
+  }
+
   public init(
-    dataDirectory: String, port: Int = 0, database: String? = nil, arguments: [String] = [], fileLimit: Int? = nil
+    dataDirectory: String, port: Int = 0, database: String? = nil, arguments: [String] = [], fileLimit: Int? = nil,
+    postgresSource: PostgresSource = .argument
   ) throws {
+    self.postgresSource = postgresSource
     self.extraArguments = arguments
     self.fileLimit = fileLimit
     self.dataDirectory = dataDirectory
@@ -66,8 +76,18 @@ public final class TestServer: @unchecked Sendable {
     let process = Process()
     process.executableURL = Self.binary
     process.arguments = ["serve", "--listen", "127.0.0.1:\(port ?? self.port)"]
+    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VITAL_") }
+    environment["TZ"] = "UTC"
     if let base = Self.postgresURL, let database {
-      process.arguments! += ["--postgres", (base.hasSuffix("/") ? base : base + "/") + database]
+      let url = (base.hasSuffix("/") ? base : base + "/") + database
+      switch postgresSource {
+      case .argument: process.arguments! += ["--postgres", url]
+      case .file:
+        let file = dataDirectory + ".postgres-url"
+        FileManager.default.createFile(atPath: file, contents: Data((url + "\n").utf8))
+        process.arguments! += ["--postgres-file", file]
+      case .environment: environment["VITAL_POSTGRES_URL"] = url
+      }
     } else {
       process.arguments! += ["--data", dataDirectory]
     }
@@ -78,8 +98,6 @@ public final class TestServer: @unchecked Sendable {
       process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", Self.binary.path] + process.arguments!
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
     }
-    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VITAL_") }
-    environment["TZ"] = "UTC"
     process.environment = environment
     FileManager.default.createFile(atPath: log, contents: nil)
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
