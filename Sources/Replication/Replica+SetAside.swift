@@ -48,6 +48,12 @@ extension Replica {
     }
   }
 
+  /// Removes record `id`'s entries from the outbox: it is set aside, and goes whole once it fits.
+  public func dropFromOutbox(_ dataset: String, id: String) throws {
+    try db.execute(
+      "DELETE FROM sync_outbox WHERE account_id = ? AND dataset = ? AND row_id = ?", accountID, dataset, id)
+  }
+
   public func setAsideRecords() throws -> [SetAside] {
     try db.query(
       "SELECT dataset, row_id, reason, bytes, at FROM sync_set_aside WHERE account_id = ? ORDER BY at, dataset, row_id",

@@ -18,8 +18,16 @@ extension SyncClient {
   /// `budget` bytes on the wire. A record holding a value larger than any server takes is set
   /// aside on the way (`setAside` collects them).
   func nextBatch(budget: Int, sealed: Bool, setAside: inout [Replica.SetAside]) throws -> [Replica.Pending] {
+    // Records still set aside (the sync began by queueing again those that fit) stay out: an
+    // edit of one field would reach other devices as a record with only that field. It goes
+    // whole once it fits.
+    let held = Set(try replica.setAsideRecords().map { $0.dataset + "\u{0}" + $0.id })
     while true {
       let pending = Self.wholeRecords(try replica.pending(limit: batchSize, in: datasets), full: batchSize)
+      if let kept = pending.first(where: { held.contains($0.dataset + "\u{0}" + $0.id) }) {
+        try replica.dropFromOutbox(kept.dataset, id: kept.id)
+        continue
+      }
       if let over = pending.first(where: { Replica.byteCount(of: $0.value) > Replica.maxValueBytes }) {
         let bytes = Replica.byteCount(of: over.value)
         setAside.append(

@@ -46,6 +46,23 @@ import Testing
     return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
   }
 
+  /// Seconds from now until each socket was seen closed (nil: still open at the end), polled
+  /// every 100 ms for at most `seconds`.
+  static func waitUntilClosed(_ sockets: [Int32], within seconds: Double, every tick: () -> Void = {}) async throws
+    -> [Double?]
+  {
+    let start = Date()
+    var closed = [Double?](repeating: nil, count: sockets.count)
+    while closed.contains(where: { $0 == nil }), Date().timeIntervalSince(start) < seconds {
+      for (index, fd) in sockets.enumerated() where closed[index] == nil && isClosed(fd) {
+        closed[index] = Date().timeIntervalSince(start)
+      }
+      tick()
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    return closed
+  }
+
   static func healthz(_ url: URL) async throws -> Int {
     var request = URLRequest(url: url.appendingPathComponent("healthz"))
     request.timeoutInterval = 10
@@ -55,7 +72,7 @@ import Testing
 
   @Test func aThousandIdleSocketsNeverKeepHealthzFromAnswering() async throws {
     let server = try TestServer(
-      dataDirectory: folder + "/data", arguments: ["--idle-timeout", "3"], fileLimit: 1024)
+      dataDirectory: folder + "/data", arguments: ["--idle-timeout", "8"], fileLimit: 1024)
     let port = server.port
     var sockets: [Int32] = []
     defer { for fd in sockets { close(fd) } }
@@ -64,35 +81,41 @@ import Testing
       if n % 250 == 249 { #expect(try await Self.healthz(server.url) == 200, "after \(n + 1) idle sockets") }
     }
     #expect(try await Self.healthz(server.url) == 200)
-    // The oldest idle ones made room (at most 256 from one address stay open)...
-    try await Task.sleep(for: .milliseconds(500))
-    let open = sockets.filter { !Self.isClosed($0) }.count
+    // The oldest idle ones made room: at most 256 from one address stay open, well before the
+    // idle timeout (8 s) would have closed any...
+    let start = Date()
+    var open = sockets.count
+    while Date().timeIntervalSince(start) < 6 {
+      open = sockets.filter { !Self.isClosed($0) }.count
+      if open <= 256 { break }
+      try await Task.sleep(for: .milliseconds(100))
+    }
     #expect(open <= 256, "\(open) still open")
-    // ...and the rest close once idle for the timeout.
-    try await Task.sleep(for: .seconds(4))
-    #expect(sockets.allSatisfy(Self.isClosed), "\(sockets.filter { !Self.isClosed($0) }.count) still open")
+    // ...and those close once idle for the timeout (polled: a busy machine only makes it later).
+    let closed = try await Self.waitUntilClosed(sockets, within: 30)
+    #expect(closed.allSatisfy { $0 != nil }, "\(closed.filter { $0 == nil }.count) still open after 30 s")
     #expect(try await Self.healthz(server.url) == 200)
   }
 
   @Test func requestsThatNeverFinishArrivingAreCutOff() async throws {
     let server = try TestServer(
-      dataDirectory: folder + "/data", arguments: ["--idle-timeout", "2", "--request-timeout", "3"])
-    // Headers that never end: the connection never leaves idle.
-    let headers = try Self.open(port: server.port, sending: "GET /healthz HTTP/1.1\r\nHost: x\r\n")
-    // A body announced and never sent.
-    let body = try Self.open(
-      port: server.port,
-      sending: "POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
-    )
-    defer {
-      close(headers)
-      close(body)
+      dataDirectory: folder + "/data", arguments: ["--idle-timeout", "2", "--request-timeout", "4"])
+    let post = "POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+    // Headers that never end; a body announced and never sent; a body sent a byte at a time.
+    let sockets = [
+      try Self.open(port: server.port, sending: "GET /healthz HTTP/1.1\r\nHost: x\r\n"),
+      try Self.open(port: server.port, sending: post), try Self.open(port: server.port, sending: post),
+    ]
+    defer { for fd in sockets { close(fd) } }
+    // When each closes, from when they were opened: never before its timeout (timers do not
+    // fire early), and not long after it. The trickle keeps its connection from ever being idle.
+    let closed = try await Self.waitUntilClosed(sockets, within: 30) {
+      _ = send(sockets[2], " ", 1, Int32(MSG_NOSIGNAL))
     }
-    try await Task.sleep(for: .seconds(1))
-    #expect(!Self.isClosed(headers) && !Self.isClosed(body), "both still within their time")
-    try await Task.sleep(for: .seconds(4))
-    #expect(Self.isClosed(headers), "a request head never finished: closed after the idle timeout")
-    #expect(Self.isClosed(body), "a body never finished: closed after the request timeout")
+    let (head, silent, trickle) = (try #require(closed[0]), try #require(closed[1]), try #require(closed[2]))
+    #expect(head >= 1.8 && head < 20, "an unfinished head: closed once idle (2 s), at \(head)")
+    #expect(silent >= 1.8 && silent < 20, "a body that stopped: closed once idle (2 s), at \(silent)")
+    #expect(trickle >= 3.8 && trickle < 20, "a trickled body: closed at the request timeout (4 s), at \(trickle)")
     #expect(try await Self.healthz(server.url) == 200)
   }
 }

@@ -90,9 +90,13 @@ import Testing
       #expect(try a.replica.pendingCount() == 0)
       try await b.sync()
       #expect(try b.db.query("SELECT id FROM donation ORDER BY id") { try $0.get(0, as: String.self) } == ["after"])
-      // A second sync does not send it again while it is still too large; it stays listed.
+      // A second sync does not send it again while it is still too large, not even a field
+      // edited meanwhile (B would get a donation with only a place); it stays listed.
+      try a.replica.write(.donation, id: "huge", ["place": .text("DRK Ulm")])
       #expect(try await a.sync().setAside.isEmpty)
       #expect(try a.replica.setAsideRecords().map(\.id) == ["huge"])
+      try await b.sync()
+      #expect(try b.db.query("SELECT id FROM donation ORDER BY id") { try $0.get(0, as: String.self) } == ["after"])
       // Shortened, it goes whole with the next sync and is no longer set aside.
       try a.replica.write(.donation, id: "huge", ["notes": .text("summarised")])
       #expect(try await a.sync().setAside.isEmpty)
@@ -102,6 +106,7 @@ import Testing
         try b.db.query("SELECT id, kind, notes FROM donation ORDER BY id") {
           "\(try $0.get(0, as: String.self)) \(try $0.get(1, as: String.self)) \(try $0.get(2, as: String.self))"
         } == ["after plasma fine", "huge plasma summarised"])
+      #expect(try b.db.scalar(String.self, "SELECT place FROM donation WHERE id = 'huge'") == "DRK Ulm")
     }
   }
 
