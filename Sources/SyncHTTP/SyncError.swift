@@ -1,0 +1,46 @@
+import Foundation
+import Sync
+
+/// Why a call to the sync server failed, in words that say what to do next.
+public enum SyncError: Error, Equatable, CustomStringConvertible {
+  case http(status: Int, message: String)
+  case unauthorized(String)
+  case resyncRequired
+  case unreachable(String, reason: String)
+  case badResponse(String)
+  /// The account is end-to-end encrypted and this device has not got its key yet.
+  case encrypted
+  /// This device seals its records but the server has no key for the account any more.
+  case keyMissing
+  /// The device's clock ran ahead of the server's (it is the server's time).
+  case clockAhead(Date)
+  /// 413: a request, or the record the server names, is larger than it takes.
+  case tooLarge(String, dataset: String?, id: String?)
+
+  var refined: SyncError {
+    switch self {
+    case .http(401, let message): return .unauthorized(message)
+    case .http(409, let message) where message.hasPrefix("end-to-end encrypted"): return .encrypted
+    case .http(409, let message) where message.hasPrefix("resync required"): return .resyncRequired
+    default: return self
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .http(let status, let message): return "the server refused the request (\(status)): \(message)"
+    case .unauthorized(let message): return "the server did not accept the login (\(message)); run 'vital remote login'"
+    case .resyncRequired: return "the server asked for a full resync; run 'vital sync' again"
+    case .unreachable(let url, let reason): return "cannot reach \(url) (\(reason)); is 'vital serve' running?"
+    case .badResponse(let what): return "the server's answer was not understood: \(what)"
+    case .encrypted: return EncryptionError.passphraseNeeded.description
+    case .clockAhead:
+      return
+        "this device's clock was more than an hour ahead of the server's; check the clock (its pending changes were stamped again once and still refused)"
+    case .tooLarge(let message, _, _): return "the server refused a request as too large: \(message)"
+    case .keyMissing:
+      return
+        "the server has lost this account's sync key; run 'vital sync' again to send it (sealed) and everything else"
+    }
+  }
+}
