@@ -99,6 +99,48 @@ import Testing
     #expect(try history(c).first?["status"] as? String == "cancelled")
   }
 
+  /// A 12 MiB note (as an older Vital could write one) is refused where notes are written now,
+  /// and one already queued is set aside by `vital sync`, listed by `vital remote status`, while
+  /// a normal donation still reaches the other device.
+  @Test func aNoteTooLargeIsSetAsideAndTheRestArrives() throws {
+    let huge = String(repeating: "n", count: 12 << 20)
+    // An argument cannot carry 12 MiB; a CSV can.
+    let csv = a.root + "/huge.csv"
+    try Data(
+      ("id,kind,status,scheduled_at,completed_at,place,notes\r\n"
+        + "e0b8a9f0-5a3c-4f44-9a77-1c1c2a1d2e3f,plasma,completed,,2026-11-20T10:00:00+01:00,DRK,\(huge)\r\n").utf8
+    ).write(to: URL(fileURLWithPath: csv))
+    expectCleanError(try a.run(["donor", "import", csv]), mentioning: "line 2: notes holds 12 MiB", "at most 1 MiB")
+    #expect(try history(a).isEmpty)
+    let db = try Database(path: a.home + "/vital.sqlite")
+    let account = try #require(try db.scalar(String.self, "SELECT id FROM account"))
+    let hlc = "2026-11-01T10:00:00.000Z-0000-00000000000000aa"
+    try db.execute(
+      """
+      INSERT INTO donation (id, account_id, kind, status, completed_at, place, notes, updated_at)
+      VALUES ('0bad0bad-0000-4000-8000-000000000000', ?, 'plasma', 'completed', '2026-11-01T10:00:00.000Z', 'DRK', ?,
+        '2026-11-01T10:00:00.000Z')
+      """, account, huge)
+    try db.execute(
+      "INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES (?, 'donation', '0bad0bad-0000-4000-8000-000000000000', ?)",
+      account, "*=" + hlc)
+    try db.execute(
+      "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, 'donation', '0bad0bad-0000-4000-8000-000000000000', '*', NULL, ?)",
+      account, hlc)
+    #expect(try a.run(["donor", "record", "--at", "2026-11-21 10:00", "--place", "DRK Ulm"]).status == 0)
+    let run = try a.run(["sync", "--json"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let setAside = try #require(run.object?["set_aside"] as? [[String: Any]])
+    #expect(setAside.map { $0["id"] as? String } == ["0bad0bad-0000-4000-8000-000000000000"])
+    #expect(run.stderr.hasPrefix("warning: donation 0bad0bad-000 set aside"), "\(run.stderr)")
+    #expect(run.stderr.contains("vital donor edit 0bad0bad-000"))
+    let status = try a.run(["remote", "status", "--json"])
+    #expect((status.object?["set_aside"] as? [Any])?.count == 1)
+    #expect(try a.run(["remote", "status"]).stdout.contains("set aside  1 record too large to send"))
+    try sync(b)
+    #expect(try history(b).map { $0["place"] as? String } == ["DRK Ulm"])
+  }
+
   @Test func movingToAnotherServerTakesEveryRecordThere() throws {
     try passQuestionnaire(a)
     #expect(try a.run(["donor", "book", "--at", "2026-12-20T09:30", "--place", "DRK Mitte"]).status == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import Replication
 import Storage
 
 /// Donation history as CSV: `id,kind,status,scheduled_at,completed_at,place,notes`, date-times
@@ -131,6 +132,12 @@ extension DonationStore {
     if let completed, completed > now { throw ImportError.row(line: line, "completed_at is in the future") }
     guard !f[5].trimmingCharacters(in: .whitespaces).isEmpty else {
       throw ImportError.row(line: line, "place is empty")
+    }
+    for (column, text) in [("place", f[5]), ("notes", f[6])] where text.utf8.count > Replica.maxValueBytes {
+      throw ImportError.row(
+        line: line,
+        "\(column) holds \(Replica.describe(bytes: text.utf8.count)); a value holds at most \(Replica.describe(bytes: Replica.maxValueBytes))"
+      )
     }
     return Donation(
       id: uuid.uuidString.lowercased(), kind: kind, status: status, scheduledAt: scheduled, completedAt: completed,
