@@ -102,8 +102,9 @@ let package = Package(
     // binary starts without loading the HTTP server stack.
     .executableTarget(
       name: "vital-serve",
-      dependencies: ["Storage", "SyncServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-      path: "Sources/Serve"),
+      dependencies: [
+        "Storage", "SyncServer", "CLICore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ], path: "Sources/Serve"),
     // Benchmarks live in their own executable so the shipped binary carries no bench code.
     .executableTarget(
       name: "vital-bench", dependencies: ["Storage", "Cryptography", "Core", "Replication", "Auth", "Sync", "Schema"],

@@ -25,27 +25,9 @@ extension Vital {
     @Option(help: "Folder for the server's SQLite database (default: <home>/server).") var data: String?
     @Option(help: "A PostgreSQL URL instead of SQLite (visible in `ps`: prefer --postgres-file).") var postgres: String?
     @Option(help: "A file whose first line is the PostgreSQL URL.", completion: .file()) var postgresFile: String?
-    @Option(help: "Seconds an idle connection stays open.") var idleTimeout = 30
-    @Option(help: "Seconds a request may take to arrive, from its first line to its last byte.") var requestTimeout = 60
-    @Option(help: "Connections open at once (at most what the open-file limit allows).") var maxConnections = 4096
-    @Option(help: "Connections open at once from one address.") var maxConnectionsPerAddress = 256
-    @Option(help: "Seconds to wait for PostgreSQL at start before giving up.") var databaseTimeout = 30
-    @Option(help: "MiB each account may keep on the server (records and avatars); none by default.") var quotaMb: Int?
-    @Option(help: "Records each account may keep on the server; none by default.") var quotaRecords: Int?
+    @OptionGroup var limits: ServeLimitOptions
 
     func validate() throws {
-      guard (1...86_400).contains(idleTimeout), (1...86_400).contains(requestTimeout) else {
-        throw ValidationError("--idle-timeout and --request-timeout take 1 to 86400 seconds")
-      }
-      guard maxConnections > 0, maxConnectionsPerAddress > 0 else {
-        throw ValidationError("--max-connections and --max-connections-per-address take a positive number")
-      }
-      guard (quotaMb ?? 1) > 0, (quotaRecords ?? 1) > 0 else {
-        throw ValidationError("--quota-mb and --quota-records take a positive number")
-      }
-      guard (1...600).contains(databaseTimeout) else {
-        throw ValidationError("--database-timeout takes 1 to 600 seconds")
-      }
       guard [data != nil, postgres != nil, postgresFile != nil].filter({ $0 }).count <= 1 else {
         throw ValidationError("give one of --data DIR, --postgres URL and --postgres-file FILE")
       }
@@ -59,14 +41,7 @@ extension Vital {
 
     func run() async throws {
       let environment = ProcessInfo.processInfo.environment
-      var arguments = [
-        "--listen", listen, "--idle-timeout", String(idleTimeout), "--request-timeout", String(requestTimeout),
-        "--max-connections", String(maxConnections),
-        "--max-connections-per-address", String(maxConnectionsPerAddress), "--database-timeout",
-        String(databaseTimeout),
-      ]
-      if let quotaMb { arguments += ["--quota-mb", String(quotaMb)] }
-      if let quotaRecords { arguments += ["--quota-records", String(quotaRecords)] }
+      var arguments = ["--listen", listen] + limits.arguments
       let postgresFromEnvironment = !(environment["VITAL_POSTGRES_URL"] ?? "").isEmpty
       if let postgres {
         arguments += ["--postgres", postgres]

@@ -1,6 +1,7 @@
 // vital-serve: the sync server process. `vital serve` checks its options and executes this
 // binary, so the `vital` command that runs on every keystroke does not carry the HTTP stack.
 import ArgumentParser
+import CLICore
 import Foundation
 import Storage
 import SyncServer
@@ -16,13 +17,7 @@ struct VitalServe: AsyncParsableCommand {
   @Option(help: "Folder for the server's SQLite database.") var data: String?
   @Option(help: "A PostgreSQL URL instead of SQLite.") var postgres: String?
   @Option(help: "A file holding the PostgreSQL URL (kept out of `ps`).") var postgresFile: String?
-  @Option(help: "Seconds an idle connection stays open.") var idleTimeout = 30
-  @Option(help: "Seconds a request may take to arrive, from its first line to its last byte.") var requestTimeout = 60
-  @Option(help: "Connections open at once.") var maxConnections = 4096
-  @Option(help: "Connections open at once from one address.") var maxConnectionsPerAddress = 256
-  @Option(help: "Seconds to wait for PostgreSQL at start.") var databaseTimeout = 30
-  @Option(help: "MiB each account may keep (records and avatars).") var quotaMb: Int?
-  @Option(help: "Records each account may keep.") var quotaRecords: Int?
+  @OptionGroup var limits: ServeLimitOptions
   @Option(help: .hidden) var now: String?
   @Flag(help: "Announce the address as JSON.") var json = false
 
@@ -33,18 +28,6 @@ struct VitalServe: AsyncParsableCommand {
     }
     guard address != nil else { throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080") }
     if let now, ISO8601.date(from: now) == nil { throw ValidationError("--now takes an ISO 8601 instant") }
-    guard (1...86_400).contains(idleTimeout), (1...86_400).contains(requestTimeout) else {
-      throw ValidationError("--idle-timeout and --request-timeout take 1 to 86400 seconds")
-    }
-    guard maxConnections > 0, maxConnectionsPerAddress > 0 else {
-      throw ValidationError("--max-connections and --max-connections-per-address take a positive number")
-    }
-    guard (quotaMb ?? 1) > 0, (quotaRecords ?? 1) > 0 else {
-      throw ValidationError("--quota-mb and --quota-records take a positive number")
-    }
-    guard (1...600).contains(databaseTimeout) else {
-      throw ValidationError("--database-timeout takes 1 to 600 seconds")
-    }
   }
 
   private var address: (host: String, port: Int)? {
@@ -59,17 +42,17 @@ struct VitalServe: AsyncParsableCommand {
     let (host, port) = address!
     var configuration = ServerConfiguration(host: host, port: port)
     if let now = now.flatMap(ISO8601.date(from:)) { configuration.now = { now } }
-    configuration.quota = Quota(bytes: quotaMb.map { $0 << 20 }, records: quotaRecords)
+    configuration.quota = Quota(bytes: limits.quotaMb.map { $0 << 20 }, records: limits.quotaRecords)
     configuration.connections = ConnectionLimits(
-      total: maxConnections, perAddress: maxConnectionsPerAddress, requestTimeout: .seconds(requestTimeout),
-      idleTimeout: .seconds(idleTimeout))
+      total: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress,
+      requestTimeout: .seconds(limits.requestTimeout), idleTimeout: .seconds(limits.idleTimeout))
     do {
       if let url = try postgresURL() {
         let client = try PostgresSyncRepository.makeClient(url: url)
         try await withThrowingTaskGroup(of: Void.self) { group in
           group.addTask { await client.run() }
           let repository = try await PostgresSyncRepository.connect(
-            client: client, url: url, timeout: .seconds(databaseTimeout))
+            client: client, url: url, timeout: .seconds(limits.databaseTimeout))
           try await serve(repository, configuration)
           group.cancelAll()
         }

@@ -1,0 +1,42 @@
+import ArgumentParser
+
+/// The server's bounds, as both `vital serve` and the `vital-serve` it executes take them: one
+/// description, one check, and the arguments that carry them from one to the other.
+public struct ServeLimitOptions: ParsableArguments {
+  @Option(help: "Seconds a connection that sends nothing stays open.") public var idleTimeout = 30
+  @Option(help: "Seconds a request may take to arrive, from its first line to its last byte.")
+  public var requestTimeout = 60
+  @Option(help: "Connections open at once (at most what the open-file limit allows).") public var maxConnections = 4096
+  @Option(help: "Connections open at once from one address.") public var maxConnectionsPerAddress = 256
+  @Option(help: "Seconds to wait for PostgreSQL at start before giving up.") public var databaseTimeout = 30
+  @Option(help: "MiB each account may keep on the server (records and avatars); none by default.")
+  public var quotaMb: Int?
+  @Option(help: "Records each account may keep on the server; none by default.") public var quotaRecords: Int?
+
+  public init() {}
+
+  public func validate() throws {
+    guard (1...86_400).contains(idleTimeout), (1...86_400).contains(requestTimeout) else {
+      throw ValidationError("--idle-timeout and --request-timeout take 1 to 86400 seconds")
+    }
+    guard maxConnections > 0, maxConnectionsPerAddress > 0 else {
+      throw ValidationError("--max-connections and --max-connections-per-address take a positive number")
+    }
+    guard (quotaMb ?? 1) > 0, (quotaRecords ?? 1) > 0 else {
+      throw ValidationError("--quota-mb and --quota-records take a positive number")
+    }
+    guard (1...600).contains(databaseTimeout) else {
+      throw ValidationError("--database-timeout takes 1 to 600 seconds")
+    }
+  }
+
+  /// The options again, for the process `vital serve` executes.
+  public var arguments: [String] {
+    [
+      "--idle-timeout", String(idleTimeout), "--request-timeout", String(requestTimeout), "--max-connections",
+      String(maxConnections), "--max-connections-per-address", String(maxConnectionsPerAddress), "--database-timeout",
+      String(databaseTimeout),
+    ] + (quotaMb.map { ["--quota-mb", String($0)] } ?? [])
+      + (quotaRecords.map { ["--quota-records", String($0)] } ?? [])
+  }
+}
