@@ -282,38 +282,6 @@ CREATE TABLE period (
 ) STRICT;
 CREATE INDEX period_account_start ON period(account_id, start);
 
-CREATE TABLE medication (
-  -- Schedules as `HH:MM,...` and `mon,tue,...`; stock counts down from `stock` by the doses taken
-  -- after `stock_set_at`, so takes on two devices both count.
-  id TEXT NOT NULL,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  name TEXT NOT NULL,
-  times TEXT NOT NULL,
-  days TEXT,
-  dose TEXT,
-  stock INTEGER,
-  stock_set_at TEXT,
-  refill_at INTEGER,
-  since TEXT NOT NULL,
-  PRIMARY KEY (account_id, id)
-) STRICT;
-CREATE INDEX medication_account ON medication(account_id, name);
-
-CREATE TABLE dose (
-  -- A dose event's id is its medication and scheduled time, so the same dose recorded on two
-  -- devices is one record.
-  id TEXT NOT NULL,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  medication_id TEXT NOT NULL,
-  medication TEXT NOT NULL,
-  dose TEXT,
-  scheduled_at TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('taken', 'skipped')),
-  at TEXT NOT NULL,
-  PRIMARY KEY (account_id, id)
-) STRICT;
-CREATE INDEX dose_account_medication ON dose(account_id, medication_id, scheduled_at);
-
 CREATE TABLE health_sample (
   -- Apple Health Records. Ids are made from the content, so importing again, or on a second
   -- device, adds nothing.
@@ -393,3 +361,55 @@ CREATE TABLE sync_set_aside (
   at TEXT NOT NULL,
   PRIMARY KEY (account_id, dataset, row_id)
 ) STRICT, WITHOUT ROWID;
+
+CREATE TABLE medication (
+  -- Schedules as `HH:MM,...` and `mon,tue,...`; stock counts down from `stock` by the doses taken
+  -- after `stock_set_at`, so takes on two devices both count. `steps` is a taper (`20 mg:7d,...`
+  -- from `steps_start`), `zone` an IANA zone the times are pinned to (NULL: local), `past` the
+  -- plans that edits ended (JSON), `pauses` `from/until;...` and `snooze` `scheduled/until` as
+  -- ISO instants; `as_needed` medications have no times and limits in seconds and doses instead.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  times TEXT NOT NULL,
+  days TEXT,
+  dose TEXT,
+  stock INTEGER,
+  stock_set_at TEXT,
+  refill_at INTEGER,
+  since TEXT NOT NULL,
+  steps TEXT,
+  steps_start TEXT,
+  then_keep INTEGER,
+  zone TEXT,
+  past TEXT,
+  as_needed INTEGER,
+  min_interval INTEGER,
+  max_per_day INTEGER,
+  min_gap INTEGER,
+  expires TEXT,
+  pauses TEXT,
+  snooze TEXT,
+  PRIMARY KEY (account_id, id)
+) STRICT;
+CREATE INDEX medication_account ON medication(account_id, name);
+
+CREATE TABLE dose (
+  -- A dose event's id is its medication and scheduled time, so the same dose recorded on two
+  -- devices is one record (an as-needed dose's scheduled time is when it was taken). `shift`:
+  -- seconds this late dose moved the rest of its day; `over_limit`: an as-needed dose taken
+  -- past its limits; `recorded`: when it was written, for `meds undo`.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  medication_id TEXT NOT NULL,
+  medication TEXT NOT NULL,
+  dose TEXT,
+  scheduled_at TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('taken', 'skipped')),
+  at TEXT NOT NULL,
+  shift INTEGER,
+  over_limit INTEGER,
+  recorded TEXT,
+  PRIMARY KEY (account_id, id)
+) STRICT;
+CREATE INDEX dose_account_medication ON dose(account_id, medication_id, scheduled_at);

@@ -10,67 +10,29 @@ extension Vital {
       commandName: "meds",
       abstract: "Medications: schedules, takes and skips, stock, adherence.",
       subcommands: [
-        Add.self, List.self, Show.self, Edit.self, Delete.self, Take.self, Skip.self, DoseCommand.self, Refill.self,
-        Stats.self, History.self,
+        Add.self, List.self, Show.self, Edit.self, Delete.self, Take.self, Skip.self, Snooze.self, Pause.self,
+        Resume.self, Undo.self, DoseCommand.self, Refill.self, Stats.self, History.self,
       ])
-  }
-}
-
-struct MedsContext {
-  let app: App
-  let store: MedicationStore
-
-  init(_ global: GlobalOptions) throws {
-    app = try App(global)
-    store = MedicationStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
-  }
-
-  /// `--dose HH:MM`, checked.
-  static func slot(_ text: String?) throws -> TimeOfDay? {
-    guard let text else { return nil }
-    guard let time = TimeOfDay(text) else { throw MedicationError.badTime(text) }
-    return time
-  }
-
-  func json(_ m: Medication) throws -> JSON {
-    .object([
-      ("id", .string(m.id)), ("name", .string(m.name)), ("times", .array(m.times.map { .string($0.description) })),
-      ("days", m.days.map { .array($0.map { .string($0.name) }) } ?? .null), ("dose", .optional(m.dose)),
-      ("stock", try store.currentStock(m).map { JSON.int($0) } ?? .null),
-      ("refill_at", m.stock == nil ? .null : .int(m.refillThreshold)),
-    ])
-  }
-
-  func line(_ m: Medication) throws -> String {
-    let days = m.days.map { $0.map(\.name).joined(separator: ",") } ?? "daily"
-    let stock = try store.currentStock(m).map { "  stock \($0)" } ?? ""
-    return
-      "\(m.name)  \(m.times.map(\.description).joined(separator: ","))  \(days)\(m.dose.map { "  \($0)" } ?? "")\(stock)"
-  }
-
-  /// How a person names a recorded dose: `Ibuprofen@2026-11-23T08:00`.
-  func key(_ d: Dose) -> String {
-    let local = ISO8601.string(from: d.scheduledAt, timeZone: app.timeZone)
-    return "\(d.medication)@\(local.prefix(16))"
-  }
-
-  func json(_ d: Dose) -> JSON {
-    .object([
-      ("key", .string(key(d))), ("scheduled_at", app.iso(d.scheduledAt)), ("medication", .string(d.medication)),
-      ("dose", .optional(d.dose)),
-      ("status", .string(d.status.rawValue)), ("at", app.iso(d.at)),
-    ])
   }
 }
 
 extension Vital.Meds {
   struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "add", abstract: "Add a medication and its schedule.",
+      commandName: "add", abstract: "Add a medication: on a schedule, as a taper, or as needed.",
       discussion: """
+        Times are local wherever you are; --zone pins them to one zone (08:00 Berlin time is \
+        02:00 in New York). A taper (--steps) changes the dose on the given days and ends after \
+        the last step unless --then-keep. A medication taken as needed has no times and no \
+        reminders; 'vital meds take' checks it against --min-interval and --max-per-day (any 24 \
+        hours).
+
         Examples:
           vital meds add Ramipril --at 08:00 --at 20:00 --stock 60
           vital meds add 'Vitamin D' --at 12:00 --days mon,thu --dose '1000 IU'
+          vital meds add Prednisolone --at 08:00 --steps '20 mg:7d,10 mg:7d,5 mg:5d'
+          vital meds add Levothyroxine --at 07:00 --zone Europe/Berlin
+          vital meds add Ibuprofen --as-needed --min-interval 6h --max-per-day 3 --dose '400 mg'
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Its name (unique, any case).") var name: String
@@ -79,18 +41,31 @@ extension Vital.Meds {
     @Option(help: "How much, e.g. '1 tablet'.") var dose: String?
     @Option(help: "Doses in stock.") var stock: Int?
     @Option(help: "Warn when the stock falls to this (default: three days of doses).") var refillAt: Int?
+    @Flag(help: "Taken as needed (PRN): no schedule, no reminders.") var asNeeded = false
+    @OptionGroup var plan: MedsPlanOptions
+
+    func validate() throws {
+      if asNeeded && !times.isEmpty {
+        throw ValidationError("--as-needed has no --at times; leave out one or the other")
+      }
+    }
 
     func run() async throws {
       let c = try MedsContext(global)
-      let m = try c.store.add(
-        name: name, times: times, days: days.map { [$0] }, dose: dose, stock: stock, refillAt: refillAt)
-      try c.app.output.show(try c.json(m)) { "added: \(try! c.line(m))" }
+      var details = MedicationStore.Changes(
+        times: times, days: days.map { [$0] }, dose: .some(dose), refillAt: .some(refillAt), stock: stock)
+      details.asNeeded = asNeeded
+      plan.apply(to: &details)
+      let m = try c.store.add(name: name, details)
+      let line = try c.line(m)
+      try c.app.output.show(try c.json(m)) { "added: \(line)" }
     }
   }
 
   struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "list", abstract: "Your medications.",
+      commandName: "list",
+      abstract: "Your medications, with the next dose due (or allowed, for those taken as needed).",
       discussion: """
         Examples:
           vital meds list
@@ -103,12 +78,13 @@ extension Vital.Meds {
       let all = try c.store.list()
       let json = JSON.array(try all.map(c.json))
       let short = ShortID.prefixes(all.map(\.id))
-      var table = TextTable(["id", "name", "times", "days", "dose", "stock"])
+      var table = TextTable(["id", "name", "schedule", "days", "dose", "stock", "next"])
       for m in all {
+        let paused = c.store.pausedNow(m).map { "paused until \(c.app.human($0.until))" }
         table.add([
-          short[m.id] ?? m.id, m.name, m.times.map(\.description).joined(separator: ","),
-          m.days.map { $0.map(\.name).joined(separator: ",") } ?? "daily", m.dose ?? "-",
-          try c.store.currentStock(m).map(String.init) ?? "-",
+          short[m.id] ?? m.id, m.name, c.schedule(m),
+          m.asNeeded ? "-" : m.days.map { $0.map(\.name).joined(separator: ",") } ?? "daily",
+          c.dose(m) ?? "-", try c.store.currentStock(m).map(String.init) ?? "-", try paused ?? c.next(m),
         ])
       }
       try c.app.output.show(json) {
@@ -123,29 +99,40 @@ extension Vital.Meds {
       discussion: """
         The dose is the earliest one of that day already due and still open (a morning dose \
         taken late is the morning's, not the evening's), else the nearest one within 12 hours; \
-        --dose names it. The answer says which one it took.
+        --dose names it. The answer says which one it took. --shift moves that day's later \
+        doses by as much as this one is late (with --min-gap set, they move by themselves when \
+        the next would come too soon). A medication taken as needed is recorded at that time, \
+        unless it would break its limits: then the answer says when the next dose is allowed, \
+        and --force records it anyway, marked as over the limit.
 
         Examples:
-          vital meds take Ibuprofen
-          vital meds take Ibuprofen --at 07:30 --dose 08:00
+          vital meds take Ramipril
+          vital meds take Ramipril --at 07:30 --dose 08:00
+          vital meds take Ramipril --at 10:15 --shift
+          vital meds take Ibuprofen --force
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Its name or id.", completion: Completion.medicationNames) var medication: String
     @Option(help: "When you took it (default: now).") var at: DateTimeArgument?
     @Option(name: .customLong("dose"), help: "Which scheduled dose of that day, HH:MM.") var slot: String?
+    @Flag(help: "Move the day's later doses by as much as this one is late.") var shift = false
+    @Flag(help: "As needed: record it even past the limits (marked as over the limit).") var force = false
 
     func run() async throws {
       let c = try MedsContext(global)
-      let taken = try c.store.take(medication, at: try at.map(c.app.instant), slot: try MedsContext.slot(slot))
+      let taken = try c.store.take(
+        medication, at: try at.map(c.app.instant), slot: try MedsContext.slot(slot), shift: shift, force: force)
       let warning =
         taken.refillDue ? "stock is down to \(taken.stock ?? 0): time to refill ('vital meds refill NAME N')" : nil
       if let warning, c.app.output.json { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
       let json = JSON.object([
         ("dose", c.json(taken.dose)), ("stock", taken.stock.map { JSON.int($0) } ?? .null),
-        ("refill_due", .bool(taken.refillDue)),
+        ("refill_due", .bool(taken.refillDue)), ("shifted", .optional(taken.shifted.map(TimeSpan.text))),
       ])
+      let which = taken.dose.at == taken.dose.scheduledAt ? "" : ", dose of \(c.app.human(taken.dose.scheduledAt))"
       try c.app.output.show(json) {
-        "taken: \(taken.dose.medication), dose of \(c.app.human(taken.dose.scheduledAt))"
+        "taken: \(taken.dose.medication)\(which)" + (taken.dose.overLimit ? " (over the limit)" : "")
+          + (taken.shifted.map { "; the day's later doses move \(TimeSpan.text($0)) later" } ?? "")
           + (taken.stock.map { ", \($0) left" } ?? "") + (warning.map { "\nwarning: \($0)" } ?? "")
       }
     }
@@ -193,6 +180,8 @@ extension Vital.Meds {
     static let configuration = CommandConfiguration(
       commandName: "stats", abstract: "Scheduled, taken, skipped and missed doses, and adherence.",
       discussion: """
+        A medication taken as needed has no adherence: its doses are counted per day instead.
+
         Examples:
           vital meds stats
           vital meds stats --days 90 --json
@@ -205,9 +194,19 @@ extension Vital.Meds {
       let stats = try c.store.stats(days: days)
       let json = JSON.array(
         stats.map { s in
-          .object([
-            ("name", .string(s.name)), ("scheduled", .int(s.scheduled)), ("taken", .int(s.taken)),
-            ("skipped", .int(s.skipped)), ("missed", .int(s.missed)),
+          if let perDay = s.perDay {
+            return .object([
+              ("name", .string(s.name)), ("as_needed", .bool(true)), ("taken", .int(s.taken)),
+              ("over_limit", .int(s.overLimit)),
+              (
+                "per_day",
+                .array(perDay.map { .object([("date", .string($0.date.description)), ("count", .int($0.count))]) })
+              ),
+            ])
+          }
+          return .object([
+            ("name", .string(s.name)), ("as_needed", .bool(false)), ("scheduled", .int(s.scheduled)),
+            ("taken", .int(s.taken)), ("skipped", .int(s.skipped)), ("missed", .int(s.missed)),
             // A percent, like every proportion Vital prints (goals' `percent` too).
             ("adherence", s.adherence.map { JSON.double(($0 * 1000).rounded() / 10) } ?? .null),
           ])
@@ -215,13 +214,22 @@ extension Vital.Meds {
       try c.app.output.show(json) {
         guard !stats.isEmpty else { return "No medications." }
         var table = TextTable(["medication", "scheduled", "taken", "skipped", "missed", "adherence"])
+        var prn: [String] = []
         for s in stats {
+          if let perDay = s.perDay {
+            let days = perDay.filter { $0.count > 0 }
+            prn.append(
+              "\(s.name) (as needed): \(s.taken) doses on \(days.count) days, at most \(perDay.map(\.count).max() ?? 0) a day"
+                + (s.overLimit > 0 ? ", \(s.overLimit) over the limit" : ""))
+            continue
+          }
           table.add([
             s.name, "\(s.scheduled)", "\(s.taken)", "\(s.skipped)", "\(s.missed)",
             s.adherence.map { String(format: "%.0f%%", $0 * 100) } ?? "-",
           ])
         }
-        return "last \(days) days\n" + table.text
+        let scheduled = stats.contains { $0.perDay == nil } ? [table.text] : []
+        return (["last \(days) days"] + scheduled + prn).joined(separator: "\n")
       }
     }
   }

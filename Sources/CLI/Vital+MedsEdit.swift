@@ -23,9 +23,18 @@ extension Vital.Meds {
         var table = TextTable(["field", "value"])
         table.add(["id", m.id])
         table.add(["name", m.name])
-        table.add(["times", m.times.map(\.description).joined(separator: ",")])
-        table.add(["days", m.days.map { $0.map(\.name).joined(separator: ",") } ?? "daily"])
+        table.add(["schedule", c.schedule(m)])
+        if !m.asNeeded { table.add(["days", m.days.map { $0.map(\.name).joined(separator: ",") } ?? "daily"]) }
         table.add(["dose", m.dose ?? "-"])
+        if let steps = m.steps {
+          table.add(["steps", TaperStep.text(steps) + " from \(m.stepsStart?.description ?? "-")"])
+          table.add(["after the steps", m.thenKeep ? "keep the last dose" : "stop"])
+          table.add(["dose today", c.store.doseToday(m) ?? "none"])
+        }
+        if let gap = m.minGap { table.add(["min gap", TimeSpan.text(gap)]) }
+        if let expires = m.expires { table.add(["expires", expires.description]) }
+        if let pause = c.store.pausedNow(m) { table.add(["paused until", c.app.human(pause.until)]) }
+        table.add(["next", (try? c.next(m)) ?? "-"])
         table.add(["stock", (try? c.store.currentStock(m)).flatMap { $0 }.map(String.init) ?? "-"])
         table.add(["refill_at", m.stock == nil ? "-" : String(m.refillThreshold)])
         return table.text
@@ -38,13 +47,16 @@ extension Vital.Meds {
       commandName: "edit", abstract: "Change a medication's name, schedule or dose: only the given fields change.",
       discussion: """
         Fields: --name, --at (the new times, repeated; they replace the old ones), --days \
-        ('' for every day), --dose and --refill-at ('' clears them). A new schedule counts from \
-        now on; doses recorded before keep their times. Stock is set with 'vital meds refill'.
+        ('' for every day), --dose and --refill-at ('' clears them), --stock (counted now), \
+        and what 'meds add' sets: --steps, --start, --then-keep/--then-stop, --zone, --min-gap, \
+        --expires, --min-interval, --max-per-day ('' clears them). A new schedule, dose or zone \
+        counts from now on: the doses before keep the times and the dose they had.
 
         Examples:
-          vital meds edit Ibuprofen --at 09:00 --at 21:00
-          vital meds edit Ibuprofen --days mon,wed,fri --dose '200 mg'
-          vital meds edit 3f2a --name Ibuprofen --dose ''
+          vital meds edit Ramipril --at 09:00 --at 21:00
+          vital meds edit Ramipril --days mon,wed,fri --dose '2.5 mg'
+          vital meds edit Ramipril --stock 28 --refill-at 7
+          vital meds edit 3f2a --name Ramipril --zone Europe/Berlin
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Its name or id (or the id's first characters).", completion: Completion.medicationNames)
@@ -55,10 +67,13 @@ extension Vital.Meds {
     @Option(help: "What one dose is, e.g. '1 tablet' ('' clears it).") var dose: String?
     @Option(name: .customLong("refill-at"), help: "The stock that calls for a refill ('' for the default).")
     var refillAt: String?
+    @Option(help: "The stock you have now.") var stock: Int?
+    @OptionGroup var plan: MedsPlanOptions
 
     func validate() throws {
-      if name == nil && times.isEmpty && days == nil && dose == nil && refillAt == nil {
-        throw ValidationError("say what to change: --name, --at, --days, --dose or --refill-at")
+      if name == nil && times.isEmpty && days == nil && dose == nil && refillAt == nil && stock == nil && plan.isEmpty {
+        throw ValidationError(
+          "say what to change: --name, --at, --days, --dose, --stock, --refill-at, --steps, --zone, ...")
       }
       if let refillAt, !refillAt.isEmpty, Int(refillAt) == nil {
         throw ValidationError("--refill-at must be a whole number, or '' for the default")
@@ -67,9 +82,10 @@ extension Vital.Meds {
 
     func run() async throws {
       let c = try MedsContext(global)
-      let changes = MedicationStore.Changes(
+      var changes = MedicationStore.Changes(
         name: name, times: times.isEmpty ? nil : times, days: days.map { $0.isEmpty ? nil : [$0] },
-        dose: dose.map { $0.isEmpty ? nil : $0 }, refillAt: refillAt.map { Int($0) })
+        dose: dose.map { $0.isEmpty ? nil : $0 }, refillAt: refillAt.map { Int($0) }, stock: stock)
+      plan.apply(to: &changes)
       let m = try c.store.edit(medication, changes)
       let line = try c.line(m)
       try c.app.output.show(try c.json(m)) { "edited: \(line)" }

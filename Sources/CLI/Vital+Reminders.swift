@@ -90,12 +90,12 @@ extension Vital.Reminders {
     func run() async throws {
       let c = try RemindersContext(global)
       let (start, end) = try c.window(from, to, days: 30)
-      let items = try c.engine.items(from: start, to: end)
-      let document = ICalendar.document(items, stamp: c.app.now, product: "vital \(Vital.version)")
+      let feed = try c.engine.feed(from: start, to: end)
+      let document = ICalendar.document(feed, stamp: c.app.now, product: "vital \(Vital.version)")
       let toFile = out != nil && out != "-"
       // --json prints one JSON document: the calendar inside it, or what went to the file.
       if c.app.output.json && !toFile {
-        Output.write(JSON.object([("events", .int(items.count)), ("ics", .string(document))]).serialized())
+        Output.write(JSON.object([("events", .int(feed.count)), ("ics", .string(document))]).serialized())
         return
       }
       let sink = try OutputSink(path: out, app: c.app)
@@ -103,9 +103,9 @@ extension Vital.Reminders {
       try sink.finish()
       if toFile {
         if c.app.output.json {
-          Output.write(JSON.object([("out", .string(out!)), ("events", .int(items.count))]).serialized())
+          Output.write(JSON.object([("out", .string(out!)), ("events", .int(feed.count))]).serialized())
         } else {
-          FileHandle.standardError.write(Data("wrote \(items.count) events to \(out!)\n".utf8))
+          FileHandle.standardError.write(Data("wrote \(feed.count) events to \(out!)\n".utf8))
         }
       }
     }

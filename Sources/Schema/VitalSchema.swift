@@ -60,6 +60,9 @@ public enum VitalSchema {
     // Emails in Unicode NFC: one address typed two ways is one account. Two accounts that are
     // one address in NFC are both kept (`vital db check` names them); nothing is merged.
     Migration("0015_nfc_emails") { db in try AccountStore.normalizeStoredEmails(db) },
+    // Medications taken as needed, tapers, pinned zones, pauses and snoozes; late doses that
+    // shift the rest of their day.
+    Migration("0016_medication_plans", rebuilding: [MedicationStore.medications, MedicationStore.doses]),
   ])
 
   /// Every synced dataset, in the order a new device applies them (blobs before the profile

@@ -112,6 +112,25 @@ final class VitalHome {
   }
 }
 
+/// Runs one of the checkout's Python checkers (`scripts/check-ics`, ...) through scripts/py, in
+/// the virtual environment scripts/bootstrap made, and gives its stdout; it must exit 0.
+func runChecker(_ script: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws
+  -> Data
+{
+  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  let check = Process()
+  check.executableURL = root.appendingPathComponent("scripts/py")
+  check.arguments = [root.appendingPathComponent("scripts/\(script)").path] + arguments
+  let out = Pipe()
+  check.standardOutput = out
+  try check.run()
+  let data = out.fileHandleForReading.readDataToEndOfFile()
+  check.waitUntilExit()
+  try #require(check.terminationStatus == 0, "scripts/\(script) refused the file", sourceLocation: sourceLocation)
+  return data
+}
+
 /// One clear line on stderr that starts with `error:`, nothing on stdout, exit 1.
 func expectCleanError(_ run: Run, mentioning words: String..., sourceLocation: SourceLocation = #_sourceLocation) {
   #expect(run.status == 1, "exit status", sourceLocation: sourceLocation)

@@ -97,9 +97,9 @@ import Testing
 
     let meds = MedicationStore(db: db, account: account, now: now, calendar: calendar)
     _ = try meds.add(name: "Iron", times: ["10:30"], days: nil, dose: "1", stock: 30, refillAt: nil)
-    #expect(try drain() == ["medication": 8])
+    #expect(try drain() == ["medication": 20], "every column of the plan, limits and pauses")
     _ = try meds.take("iron", at: nil)
-    #expect(try drain() == ["dose": 6])
+    #expect(try drain() == ["dose": 9], "with shift, over_limit and recorded")
     try meds.refill("Iron", stock: 60)
     #expect(try drain() == ["medication": 2])
     try meds.remove("Iron")

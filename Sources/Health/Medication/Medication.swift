@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// A time of day on a schedule, `HH:MM` in the local zone.
@@ -35,7 +36,8 @@ public enum Weekday: Int, CaseIterable, Comparable, Sendable {
   public static func < (a: Weekday, b: Weekday) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// A medication and when it is taken.
+/// A medication and when it is taken: on a schedule (its plan in force, and the plans that
+/// edits ended) or as needed.
 public struct Medication: Equatable, Sendable {
   public let id: String
   public var name: String
@@ -47,8 +49,24 @@ public struct Medication: Equatable, Sendable {
   public var stock: Int?
   public var stockSetAt: Date?
   public var refillAt: Int?
-  /// When the schedule starts: no dose before this counts.
+  /// When the plan in force starts: no dose before this counts.
   public var since: Date
+  public var steps: [TaperStep]?
+  public var stepsStart: LocalDate?
+  public var thenKeep = false
+  public var zone: String?
+  /// Plans that edits ended, oldest first.
+  public var past: [MedicationPlan] = []
+  /// As needed (PRN): no schedule; takes are checked against these limits instead.
+  public var asNeeded = false
+  public var minInterval: TimeInterval?
+  public var maxPerDay: Int?
+  /// A dose taken later than scheduled moves the rest of that day's doses when the next would
+  /// come sooner than this after it.
+  public var minGap: TimeInterval?
+  public var expires: LocalDate?
+  public var pauses: [Pause] = []
+  public var snooze: Snooze?
 
   public init(
     id: String = UUID().uuidString.lowercased(), name: String, times: [TimeOfDay], days: [Weekday]?, dose: String?,
@@ -65,8 +83,41 @@ public struct Medication: Equatable, Sendable {
     self.since = since
   }
 
+  /// The plan in force.
+  public var current: MedicationPlan {
+    get {
+      MedicationPlan(
+        times: times, days: days, dose: dose, steps: steps, stepsStart: stepsStart, thenKeep: thenKeep, zone: zone,
+        since: since)
+    }
+    set {
+      (times, days, dose, steps, stepsStart, thenKeep, zone, since) = (
+        newValue.times, newValue.days, newValue.dose, newValue.steps, newValue.stepsStart, newValue.thenKeep,
+        newValue.zone, newValue.since
+      )
+    }
+  }
+
+  public var plans: [MedicationPlan] { asNeeded ? [] : past + [current] }
+
   /// The stock level that calls for a refill: as set, else three days of doses.
-  public var refillThreshold: Int { refillAt ?? 3 * times.count }
+  public var refillThreshold: Int { refillAt ?? 3 * max(times.count, asNeeded ? (maxPerDay ?? 1) : 0) }
+
+  /// A stretch without doses: from an instant up to another (the start of the day given to
+  /// `meds pause --until`, or the moment of `meds resume`).
+  public struct Pause: Equatable, Sendable {
+    public var from: Date
+    public var until: Date
+
+    public func contains(_ at: Date) -> Bool { at >= from && at < until }
+  }
+
+  /// A due dose's reminder asked to come again once, at `until`.
+  public struct Snooze: Equatable, Sendable {
+    /// The dose's scheduled time.
+    public var scheduledAt: Date
+    public var until: Date
+  }
 }
 
 /// What happened to a scheduled dose.
@@ -74,15 +125,37 @@ public enum DoseStatus: String, Sendable {
   case taken, skipped, missed, pending
 }
 
-/// A scheduled dose and what became of it.
+/// A scheduled dose (or a dose taken as needed) and what became of it.
 public struct Dose: Equatable, Sendable {
   public let medicationID: String
   public let medication: String
+  /// The dose in force that day.
   public let dose: String?
   public let scheduledAt: Date
   public let status: DoseStatus
   /// When it was taken or skipped.
   public let at: Date?
+  /// When it is due: its scheduled time moved by the shifts of that day's earlier late doses.
+  public var due: Date
+  /// How far this late dose moved the rest of its day.
+  public var shift: TimeInterval?
+  /// An as-needed dose recorded with `--force` past its limits.
+  public var overLimit = false
+
+  public init(
+    medicationID: String, medication: String, dose: String?, scheduledAt: Date, status: DoseStatus, at: Date?,
+    due: Date? = nil, shift: TimeInterval? = nil, overLimit: Bool = false
+  ) {
+    self.medicationID = medicationID
+    self.medication = medication
+    self.dose = dose
+    self.scheduledAt = scheduledAt
+    self.status = status
+    self.at = at
+    self.due = due ?? scheduledAt
+    self.shift = shift
+    self.overLimit = overLimit
+  }
 
   /// The same dose recorded on two devices is one record: its id is its medication and time.
   static func id(medication: String, scheduledAt: Date) -> String {

@@ -3,9 +3,10 @@ import Foundation
 import Replication
 import Storage
 
-/// Correcting a medication's schedule, and a dose recorded wrongly.
+/// Correcting a medication's schedule: from now on, so the doses before keep their plan.
 extension MedicationStore {
-  /// The fields an edit may change; nil leaves one as it is, `.some(nil)` clears an optional one.
+  /// The fields `add` sets and `edit` may change; nil leaves one as it is, `.some(nil)` clears
+  /// an optional one.
   public struct Changes: Sendable {
     public var name: String?
     public var times: [String]?
@@ -13,46 +14,134 @@ extension MedicationStore {
     public var days: [String]??
     public var dose: String??
     public var refillAt: Int??
+    /// Counts the stock afresh, as `refill` does.
+    public var stock: Int?
+    /// A taper, `20 mg:7d,10 mg:7d`; `.some(nil)` ends it.
+    public var steps: String??
+    public var stepsStart: LocalDate?
+    public var thenKeep: Bool?
+    /// An IANA zone, or `local`.
+    public var zone: String?
+    public var asNeeded: Bool?
+    public var minInterval: String??
+    public var maxPerDay: Int??
+    public var minGap: String??
+    public var expires: LocalDate??
 
     public init(
-      name: String? = nil, times: [String]? = nil, days: [String]?? = nil, dose: String?? = nil, refillAt: Int?? = nil
+      name: String? = nil, times: [String]? = nil, days: [String]?? = nil, dose: String?? = nil, refillAt: Int?? = nil,
+      stock: Int? = nil
     ) {
       self.name = name
       self.times = times
       self.days = days
       self.dose = dose
       self.refillAt = refillAt
+      self.stock = stock
     }
   }
 
-  /// Changes the given fields, checked as `add` checks them. Doses already recorded keep their
-  /// times; a changed schedule counts from now on (`since` moves), so doses of the old schedule
-  /// do not turn into misses of the new one.
+  /// Changes the given fields, checked as `add` checks them. A changed schedule, dose or zone
+  /// starts a new plan now; the plan it replaces is kept for the doses before (their times,
+  /// their dose, and which of them were missed).
   public func edit(_ key: String, _ changes: Changes) throws -> Medication {
     try db.transaction { _ in
       let old = try find(key)
-      var m = old
-      if let name = changes.name {
-        m.name = try Self.checkedName(name)
-        if m.name.lowercased() != old.name.lowercased(),
-          try list().contains(where: { $0.name.lowercased() == m.name.lowercased() })
-        {
-          throw MedicationError.duplicateName(m.name)
-        }
+      let m = try apply(changes, to: old, adding: false)
+      if m.name.lowercased() != old.name.lowercased(),
+        try list().contains(where: { $0.name.lowercased() == m.name.lowercased() })
+      {
+        throw MedicationError.duplicateName(m.name)
       }
-      if let times = changes.times { m.times = try Self.parseTimes(times) }
-      if let days = changes.days { m.days = try days.map(Self.parseDays) }
-      if let dose = changes.dose { m.dose = dose?.trimmingCharacters(in: .whitespaces).nilIfEmpty }
-      if let refillAt = changes.refillAt {
-        if let n = refillAt, !(0...100_000).contains(n) { throw MedicationError.badStock }
-        m.refillAt = refillAt
-      }
-      if m.times != old.times || m.days != old.days { m.since = now }
       let before = Self.fields(old)
       let changed = Self.fields(m).filter { before[$0.key] != $0.value }
       if !changed.isEmpty { try replica.write(.medication, id: m.id, changed) }
       return m
     }
+  }
+
+  /// `changes` applied to `old` and checked as a whole.
+  func apply(_ changes: Changes, to old: Medication, adding: Bool) throws -> Medication {
+    var m = old
+    if let name = changes.name { m.name = try Self.checkedName(name) }
+    if let asNeeded = changes.asNeeded { m.asNeeded = asNeeded }
+    if let times = changes.times { m.times = try Self.parseTimes(times) }
+    if let days = changes.days { m.days = try days.map(Self.parseDays) }
+    if let dose = changes.dose { m.dose = dose?.trimmingCharacters(in: .whitespaces).nilIfEmpty }
+    if let steps = changes.steps {
+      m.steps = try steps.map(TaperStep.parse)
+      if m.steps == nil { m.stepsStart = nil } else if changes.dose == nil { m.dose = nil }
+    }
+    if let start = changes.stepsStart { m.stepsStart = start }
+    if m.steps != nil, m.stepsStart == nil || (changes.steps != nil && changes.stepsStart == nil) {
+      m.stepsStart = LocalDate(now, in: m.current.calendar(local: calendar))
+    }
+    if let keep = changes.thenKeep { m.thenKeep = keep }
+    if let zone = changes.zone { m.zone = try Self.checkedZone(zone) }
+    if let refillAt = changes.refillAt { m.refillAt = refillAt }
+    if let stock = changes.stock {
+      m.stock = stock
+      m.stockSetAt = now
+    }
+    if let interval = changes.minInterval { m.minInterval = try interval.map { try Self.span($0, "--min-interval") } }
+    if let max = changes.maxPerDay { m.maxPerDay = max }
+    if let gap = changes.minGap { m.minGap = try gap.map { try Self.span($0, "--min-gap") } }
+    if let expires = changes.expires { m.expires = expires }
+    if m.asNeeded {
+      m.times = []
+      m.days = nil
+      m.steps = nil
+      m.stepsStart = nil
+      m.thenKeep = false
+      m.minGap = nil
+    }
+    try check(m, changes)
+    // A new plan from now on; the old one keeps the doses before.
+    if !adding, m.current.withoutSince != old.current.withoutSince || m.asNeeded != old.asNeeded {
+      if !old.asNeeded, old.since < now {
+        var ended = old.current
+        ended.until = now
+        m.past.append(ended)
+      }
+      m.since = now
+      m.snooze = nil
+    }
+    return m
+  }
+
+  private func check(_ m: Medication, _ changes: Changes) throws {
+    for n in [m.stock, m.refillAt].compactMap({ $0 }) where !(0...100_000).contains(n) {
+      throw MedicationError.badStock
+    }
+    if m.asNeeded {
+      let scheduled =
+        changes.times.map { !$0.isEmpty } == true || (changes.steps ?? nil) != nil || (changes.days ?? nil) != nil
+      if scheduled {
+        throw MedicationError.asNeededHasNoSchedule(m.name)
+      }
+    } else {
+      if m.times.isEmpty { throw MedicationError.noTimes }
+      if m.minInterval != nil || m.maxPerDay != nil { throw MedicationError.limitsNeedAsNeeded }
+    }
+    if let max = m.maxPerDay, !(1...100).contains(max) { throw MedicationError.badMaxPerDay }
+    if let interval = m.minInterval, interval > 7 * 86_400 { throw MedicationError.badSpan("--min-interval") }
+    if let gap = m.minGap, gap > 86_400 { throw MedicationError.badSpan("--min-gap") }
+    if m.steps != nil, changes.dose != nil, changes.dose! != nil { throw MedicationError.stepsAndDose }
+    if m.steps == nil, changes.stepsStart != nil || changes.thenKeep != nil { throw MedicationError.noSteps }
+  }
+
+  static func span(_ text: String, _ option: String) throws -> TimeInterval {
+    guard let seconds = TimeSpan.seconds(text) else { throw MedicationError.badSpan(option) }
+    return seconds
+  }
+
+  static func checkedZone(_ text: String) throws -> String? {
+    let text = text.trimmingCharacters(in: .whitespaces)
+    if text.lowercased() == "local" { return nil }
+    guard text.count <= 64, let zone = TimeZone(identifier: text),
+      text == "UTC" || text.contains("/")
+    else { throw MedicationError.badZone(String(text.prefix(64))) }
+    return zone.identifier
   }
 
   static func checkedName(_ name: String) throws -> String {
@@ -64,7 +153,6 @@ extension MedicationStore {
   }
 
   static func parseTimes(_ times: [String]) throws -> [TimeOfDay] {
-    guard !times.isEmpty else { throw MedicationError.noTimes }
     var parsed: [TimeOfDay] = []
     for text in times.flatMap({ $0.split(separator: ",").map(String.init) }) {
       guard let time = TimeOfDay(text.trimmingCharacters(in: .whitespaces)) else {
@@ -86,57 +174,14 @@ extension MedicationStore {
         })
     ).sorted()
   }
+}
 
-  // MARK: Doses
-
-  /// A recorded dose by `NAME@YYYY-MM-DDTHH:MM` (its medication and scheduled local time), or
-  /// by its id.
-  public func findDose(_ key: String) throws -> Dose {
-    var id = key
-    if let at = key.lastIndex(of: "@"), let medication = try? find(String(key[..<at])) {
-      let time = String(key[key.index(after: at)...]).replacingOccurrences(of: " ", with: "T")
-      let f = ISO8601.fields(from: time)
-      guard let f, f.offset == nil,
-        let scheduled = calendar.date(
-          from: DateComponents(year: f.year, month: f.month, day: f.day, hour: f.hour, minute: f.minute))
-      else { throw MedicationError.badDoseKey(key) }
-      id = Dose.id(medication: medication.id, scheduledAt: scheduled)
-    }
-    guard
-      let dose = try db.queryFirst(
-        "SELECT \(Self.doseColumns) FROM dose WHERE account_id = ? AND id = ?", account.id, id, row: Self.dose)
-    else { throw MedicationError.noDose(key) }
-    return dose
-  }
-
-  /// Changes when a recorded dose was taken or skipped, or which of the two it was. The time
-  /// stays within 12 hours of the dose's scheduled time (else it is another dose), and never
-  /// in the future.
-  public func editDose(_ key: String, at: Date?, status: DoseStatus?) throws -> Dose {
-    let old = try findDose(key)
-    if let status, status != .taken && status != .skipped { throw MedicationError.badDoseStatus }
-    var fields: [String: DatabaseValue] = [:]
-    if let at, at != old.at {
-      guard at <= now else { throw MedicationError.inTheFuture }
-      guard abs(at.timeIntervalSince(old.scheduledAt)) <= Self.window else {
-        throw MedicationError.tooFarFromDose(ISO8601.string(from: old.scheduledAt, timeZone: calendar.timeZone))
-      }
-      fields["at"] = at.databaseValue
-    }
-    if let status, status != old.status { fields["status"] = .text(status.rawValue) }
-    let id = Dose.id(medication: old.medicationID, scheduledAt: old.scheduledAt)
-    if !fields.isEmpty { try replica.write(.dose, id: id, fields) }
-    return Dose(
-      medicationID: old.medicationID, medication: old.medication, dose: old.dose, scheduledAt: old.scheduledAt,
-      status: status ?? old.status, at: at ?? old.at)
-  }
-
-  /// Forgets a recorded take or skip: the dose is open again (and missed once its time is past).
-  @discardableResult
-  public func deleteDose(_ key: String) throws -> Dose {
-    let dose = try findDose(key)
-    try replica.delete(.dose, id: Dose.id(medication: dose.medicationID, scheduledAt: dose.scheduledAt))
-    return dose
+extension MedicationPlan {
+  /// The plan with its start left out: what an edit compares.
+  var withoutSince: MedicationPlan {
+    var plan = self
+    plan.since = .distantPast
+    return plan
   }
 }
 

@@ -7,8 +7,8 @@ import Storage
 public struct MedicationStore {
   let db: Database
   let account: Account
-  let now: Date
-  let calendar: Calendar
+  public let now: Date
+  public let calendar: Calendar
 
   /// How far from a scheduled time a take or skip may be, and how long an unrecorded dose
   /// waits before it counts as missed.
@@ -26,17 +26,7 @@ public struct MedicationStore {
       """
       SELECT \(Self.medications.list()) FROM medication
       WHERE account_id = ? ORDER BY name COLLATE NOCASE, id
-      """, account.id
-    ) { row in
-      let times = try row.get("times", as: String.self).split(separator: ",").compactMap { TimeOfDay(String($0)) }
-      let days = try row.get("days", as: String?.self).map {
-        $0.split(separator: ",").compactMap { Weekday(name: String($0)) }
-      }
-      return Medication(
-        id: try row.get("id"), name: try row.get("name"), times: times, days: days, dose: try row.get("dose"),
-        stock: try row.get("stock"), stockSetAt: try row.get("stock_set_at"), refillAt: try row.get("refill_at"),
-        since: try row.get("since"))
-    }
+      """, account.id, row: Self.medication)
   }
 
   /// A medication by name (any case) or by an unambiguous id prefix of at least 4 characters.
@@ -57,23 +47,29 @@ public struct MedicationStore {
 
   // MARK: Writes
 
-  public func add(
-    name: String, times: [String], days: [String]?, dose: String?, stock: Int?, refillAt: Int?
-  ) throws -> Medication {
-    let name = try Self.checkedName(name)
-    let parsedTimes = try Self.parseTimes(times)
-    let parsedDays = try days.map(Self.parseDays)
-    for n in [stock, refillAt].compactMap({ $0 }) where !(0...100_000).contains(n) { throw MedicationError.badStock }
-    let medication = Medication(
-      name: name, times: parsedTimes, days: parsedDays, dose: dose?.trimmingCharacters(in: .whitespaces),
-      stock: stock, stockSetAt: stock == nil ? nil : now, refillAt: refillAt, since: now)
+  /// Adds a medication: on a schedule (`times`, or taper `steps`) or as needed.
+  public func add(name: String, _ details: Changes) throws -> Medication {
+    var details = details
+    details.name = name
+    var medication = Medication(
+      name: "", times: [], days: nil, dose: nil, stock: nil, stockSetAt: nil, refillAt: nil, since: now)
+    medication = try apply(details, to: medication, adding: true)
     try db.transaction { _ in
-      if try list().contains(where: { $0.name.lowercased() == name.lowercased() }) {
-        throw MedicationError.duplicateName(name)
+      if try list().contains(where: { $0.name.lowercased() == medication.name.lowercased() }) {
+        throw MedicationError.duplicateName(medication.name)
       }
       try replica.write(.medication, id: medication.id, Self.fields(medication))
     }
     return medication
+  }
+
+  /// A medication on a fixed schedule.
+  public func add(
+    name: String, times: [String], days: [String]?, dose: String?, stock: Int?, refillAt: Int?
+  ) throws -> Medication {
+    var details = Changes(times: times, days: .some(days), dose: .some(dose), refillAt: .some(refillAt))
+    details.stock = stock
+    return try add(name: name, details)
   }
 
   /// Removes the medication and with it its schedule and reminders; recorded doses stay in the history.
@@ -100,73 +96,67 @@ public struct MedicationStore {
     public let dose: Dose
     public let stock: Int?
     public let refillDue: Bool
+    /// How far the later doses of that day moved (asked for, or for the minimum gap).
+    public let shifted: TimeInterval?
   }
 
-  /// Records a scheduled dose as taken and lowers the stock: the one at `slot` that day, else
-  /// the earliest one of that day already due and still open, else the nearest, if open.
-  public func take(_ key: String, at: Date?, slot: TimeOfDay? = nil) throws -> Taken {
+  /// Records a dose as taken and lowers the stock. A scheduled medication's dose is the one at
+  /// `slot` that day, else the earliest one of that day already due and still open, else the
+  /// nearest, if open; `shift` moves that day's later doses by as much as this one is late. An
+  /// as-needed dose is checked against its limits (`force` records it anyway, marked).
+  public func take(
+    _ key: String, at: Date?, slot: TimeOfDay? = nil, shift: Bool = false, force: Bool = false
+  ) throws -> Taken {
     let medication = try find(key)
-    let dose = try record(medication, status: .taken, at: at ?? now, slot: slot)
+    let at = at ?? now
+    guard at <= now else { throw MedicationError.inTheFuture }
+    let dose: Dose
+    if medication.asNeeded {
+      dose = try takeAsNeeded(medication, at: at, force: force)
+    } else {
+      let scheduled = try self.slot(for: medication, at: at, named: slot)
+      let delay = try self.shift(for: medication, scheduled: scheduled, at: at, asked: shift)
+      dose = try record(medication, scheduled, status: .taken, at: at, shift: delay)
+    }
     let stock = try currentStock(medication)
-    return Taken(dose: dose, stock: stock, refillDue: stock.map { $0 <= medication.refillThreshold } ?? false)
+    return Taken(
+      dose: dose, stock: stock, refillDue: stock.map { $0 <= medication.refillThreshold } ?? false,
+      shifted: dose.shift)
   }
 
   public func skip(_ key: String, at: Date?, slot: TimeOfDay? = nil) throws -> Dose {
-    try record(try find(key), status: .skipped, at: at ?? now, slot: slot)
-  }
-
-  /// Which scheduled dose a take or skip at `at` is for. A take at 14:30 between doses at
-  /// 08:00 and 20:00 is the morning's, if that is still open: people catch up on a dose more
-  /// often than they take the next one early, and the later one would leave the morning missed.
-  func slot(for medication: Medication, at: Date, named slot: TimeOfDay?) throws -> Date {
-    let recorded = try events(medication.id)
-    func distance(_ t: Date) -> TimeInterval { abs(t.timeIntervalSince(at)) }
-    let candidates = medication.scheduled(
-      from: at.addingTimeInterval(-Self.window), to: at.addingTimeInterval(Self.window + 1), calendar: calendar
-    ).filter { distance($0) <= Self.window }
-    let day = LocalDate(at, in: calendar)
-    func stamp(_ t: Date) -> String { ISO8601.string(from: t, timeZone: calendar.timeZone) }
-    if let slot {
-      guard
-        let named = candidates.first(where: {
-          let c = calendar.dateComponents([.hour, .minute], from: $0)
-          return LocalDate($0, in: calendar) == day && c.hour == slot.hour && c.minute == slot.minute
-        })
-      else { throw MedicationError.noSuchDose(medication.name, slot: slot.description, times: medication.times) }
-      if let existing = recorded[named] {
-        throw MedicationError.alreadyRecorded(status: existing.status.rawValue, scheduled: stamp(named))
-      }
-      return named
-    }
-    // A dose of that day already due and still open comes first, the earliest of them;
-    // otherwise the nearest dose, which must then be open (a second take right after the
-    // first is a slip, not the next dose twelve hours early).
-    if let due = candidates.filter({ recorded[$0] == nil && $0 <= at && LocalDate($0, in: calendar) == day }).min() {
-      return due
-    }
-    guard let nearest = candidates.min(by: { (distance($0), $0) < (distance($1), $1) }) else {
-      throw MedicationError.noDoseNear(medication.name)
-    }
-    if let existing = recorded[nearest] {
-      throw MedicationError.alreadyRecorded(status: existing.status.rawValue, scheduled: stamp(nearest))
-    }
-    return nearest
-  }
-
-  private func record(_ medication: Medication, status: DoseStatus, at: Date, slot: TimeOfDay?) throws -> Dose {
+    let medication = try find(key)
+    let at = at ?? now
     guard at <= now else { throw MedicationError.inTheFuture }
-    let nearest = try self.slot(for: medication, at: at, named: slot)
+    guard !medication.asNeeded else { throw MedicationError.asNeededHasNoSchedule(medication.name) }
+    return try record(
+      medication, try self.slot(for: medication, at: at, named: slot), status: .skipped, at: at, shift: nil)
+  }
+
+  private func record(
+    _ medication: Medication, _ scheduled: Scheduled, status: DoseStatus, at: Date, shift: TimeInterval?
+  ) throws -> Dose {
     let dose = Dose(
-      medicationID: medication.id, medication: medication.name, dose: medication.dose, scheduledAt: nearest,
-      status: status, at: at)
-    try replica.write(
-      .dose, id: Dose.id(medication: medication.id, scheduledAt: nearest),
-      [
-        "medication_id": .text(medication.id), "medication": .text(medication.name),
-        "dose": medication.dose.databaseValue, "scheduled_at": nearest.databaseValue,
-        "status": .text(status.rawValue), "at": at.databaseValue,
-      ])
+      medicationID: medication.id, medication: medication.name, dose: scheduled.slot.dose,
+      scheduledAt: scheduled.slot.at, status: status, at: at, due: scheduled.dose.due, shift: shift)
+    try replica.write(.dose, id: Dose.id(medication: medication.id, scheduledAt: dose.scheduledAt), doseFields(dose))
     return dose
+  }
+
+  /// How far a take at `at` moves the later doses of its day: by its delay when asked, or when
+  /// the next dose would otherwise come sooner than the medication's minimum gap (then at least
+  /// far enough to keep the gap). nil: nothing moves.
+  func shift(for m: Medication, scheduled: Scheduled, at: Date, asked: Bool) throws -> TimeInterval? {
+    let delay = at.timeIntervalSince(scheduled.dose.due)
+    let later = try schedule(m, from: scheduled.slot.at.addingTimeInterval(1), to: at.addingTimeInterval(Self.dayReach))
+      .filter { $0.slot.day == scheduled.slot.day }
+    if asked {
+      guard delay > 0 else { throw MedicationError.notLate(m.name) }
+      return later.isEmpty ? nil : delay.rounded()
+    }
+    guard let gap = m.minGap, let next = later.first, delay > 0 else { return nil }
+    let short = gap - next.dose.due.timeIntervalSince(at)
+    return short > 0 ? max(delay, short).rounded() : nil
   }
 
   // MARK: Reads
@@ -206,70 +196,6 @@ public struct MedicationStore {
       WHERE account_id = ? AND medication_id = ?
       """, account.id, medicationID, row: Self.dose)
     return Dictionary(rows.map { ($0.scheduledAt, $0) }, uniquingKeysWith: { a, _ in a })
-  }
-
-  /// Every scheduled dose of `medication` in `[from, to)` with what became of it.
-  public func doses(_ medication: Medication, from: Date, to: Date) throws -> [Dose] {
-    let recorded = try events(medication.id)
-    return medication.scheduled(from: from, to: to, calendar: calendar).map { t in
-      if let event = recorded[t] { return event }
-      let status: DoseStatus = medication.missedAfter(t, calendar: calendar) <= now ? .missed : .pending
-      return Dose(
-        medicationID: medication.id, medication: medication.name, dose: medication.dose, scheduledAt: t,
-        status: status, at: nil)
-    }
-  }
-
-  public struct Stats: Equatable, Sendable {
-    public let name: String
-    public let scheduled: Int
-    public let taken: Int
-    public let skipped: Int
-    public let missed: Int
-    /// Taken over scheduled doses due in the window; nil when none was due.
-    public var adherence: Double? { scheduled == 0 ? nil : Double(taken) / Double(scheduled) }
-  }
-
-  /// Per medication, the doses due over the last `days` local days (today included).
-  public func stats(days: Int) throws -> [Stats] {
-    guard (1...3660).contains(days) else { throw MedicationError.badDays }
-    let from = LocalDate(now, in: calendar).adding(days: -(days - 1), in: calendar).start(in: calendar)
-    return try list().map { m in
-      let due = try doses(m, from: from, to: now.addingTimeInterval(0.001))
-      func count(_ s: DoseStatus) -> Int { due.filter { $0.status == s }.count }
-      return Stats(
-        name: m.name, scheduled: due.count, taken: count(.taken), skipped: count(.skipped), missed: count(.missed))
-    }
-  }
-
-  /// Every dose event: recorded takes and skips (also of removed medications) and the doses
-  /// missed so far, by scheduled time.
-  public func history() throws -> [Dose] {
-    var all = try db.query(
-      "SELECT \(Self.doseColumns) FROM dose WHERE account_id = ?", account.id,
-      row: Self.dose)
-    for m in try list() {
-      all += try doses(m, from: m.since, to: now).filter { $0.status == .missed }
-    }
-    return all.sorted { ($0.scheduledAt, $0.medication) < ($1.scheduledAt, $1.medication) }
-  }
-
-  static let doseColumns = doses.list(["medication_id", "medication", "dose", "scheduled_at", "status", "at"])
-
-  static func dose(_ row: Row) throws -> Dose {
-    Dose(
-      medicationID: try row.get("medication_id"), medication: try row.get("medication"), dose: try row.get("dose"),
-      scheduledAt: try row.get("scheduled_at"), status: DoseStatus(rawValue: try row.get("status")) ?? .taken,
-      at: try row.get("at"))
-  }
-
-  static func fields(_ m: Medication) -> [String: DatabaseValue] {
-    [
-      "name": .text(m.name), "times": .text(m.times.map(\.description).joined(separator: ",")),
-      "days": m.days.map { $0.map(\.name).joined(separator: ",") }.databaseValue, "dose": m.dose.databaseValue,
-      "stock": m.stock.databaseValue, "stock_set_at": m.stockSetAt.databaseValue,
-      "refill_at": m.refillAt.databaseValue, "since": m.since.databaseValue,
-    ]
   }
 
   var replica: Replica { Replica(db: db, accountID: account.id, now: now) }

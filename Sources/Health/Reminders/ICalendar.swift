@@ -2,13 +2,23 @@ import Core
 import Foundation
 
 /// Writes calendar items as an RFC 5545 calendar: CRLF line ends, lines folded at 75 octets
-/// (never inside a UTF-8 sequence), times in UTC, one VALARM per alarm.
+/// (never inside a UTF-8 sequence), one-off times in UTC, one VALARM per alarm; a series in
+/// its zone's wall-clock time with that zone's VTIMEZONE.
 public enum ICalendar {
   public static func document(_ items: [CalendarItem], stamp: Date, product: String) -> String {
+    document(CalendarFeed(series: [], items: items), stamp: stamp, product: product)
+  }
+
+  public static func document(_ feed: CalendarFeed, stamp: Date, product: String) -> String {
     var lines = [
       "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Vital//\(product)//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
     ]
-    for item in items {
+    let zones = Dictionary(grouping: feed.series, by: \.zone).mapValues { $0.map(\.first.year).min()! }
+    for (zone, year) in zones.sorted(by: { $0.key < $1.key }) {
+      if let timeZone = TimeZone(identifier: zone) { lines += VTimeZone.lines(timeZone, from: year) }
+    }
+    for series in feed.series { lines += self.series(series, stamp: stamp) }
+    for item in feed.items {
       lines += ["BEGIN:VEVENT", "UID:\(item.uid)@vital.invalid", "DTSTAMP:\(utc(stamp))"]
       switch item.when {
       case .instant(let start, let duration):
@@ -31,6 +41,37 @@ public enum ICalendar {
     }
     lines.append("END:VCALENDAR")
     return lines.map(fold).joined()
+  }
+
+  static func series(_ s: CalendarSeries, stamp: Date) -> [String] {
+    let zone = "TZID=\(s.zone)"
+    var rule =
+      s.weekdays.map { days in
+        "FREQ=WEEKLY;BYDAY="
+          + days.sorted().map { ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][$0.rawValue - 1] }
+          .joined(separator: ",")
+      } ?? "FREQ=DAILY"
+    // UNTIL is inclusive and in UTC when the start has a zone.
+    if let end = s.end { rule += ";UNTIL=\(utc(end.addingTimeInterval(-1)))" }
+    var lines = [
+      "BEGIN:VEVENT", "UID:\(s.uid)@vital.invalid", "DTSTAMP:\(utc(stamp))",
+      "DTSTART;\(zone):\(local(s.first, s.time))", "DURATION:PT\(Int(s.duration) / 60)M", "RRULE:\(rule)",
+    ]
+    let excluded = Array(Set(s.excluded)).sorted()
+    for start in stride(from: 0, to: excluded.count, by: 8) {
+      let days = excluded[start..<min(start + 8, excluded.count)]
+      lines.append("EXDATE;\(zone):" + days.map { local($0, s.time) }.joined(separator: ","))
+    }
+    lines += [
+      "SUMMARY:\(text(s.title))", "DESCRIPTION:\(text(s.body))", "CATEGORIES:\(s.source.rawValue.uppercased())",
+      "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(text(s.title))", "TRIGGER:PT0M", "END:VALARM", "END:VEVENT",
+    ]
+    return lines
+  }
+
+  /// `20261201T080000`: a wall-clock time, read in the zone named beside it.
+  static func local(_ day: LocalDate, _ time: TimeOfDay) -> String {
+    compact(day) + String(format: "T%02d%02d00", time.hour, time.minute)
   }
 
   /// `20261201T083000Z`.

@@ -55,19 +55,27 @@ public struct ReminderEngine {
     ]
   }
 
-  /// Each scheduled dose not yet taken or skipped, and a refill once the stock reached the threshold.
+  /// Each scheduled dose not yet taken or skipped, at its due time (a late dose's shift
+  /// included); a snoozed dose once more; a refill once the stock reached the threshold; and an
+  /// expiry date 14 days ahead, at 09:00.
   func medicationItems(from: Date, to: Date) throws -> [CalendarItem] {
     let store = MedicationStore(db: db, account: account, now: now, calendar: calendar)
     var items: [CalendarItem] = []
     for m in try store.list() {
-      let doses = try store.doses(m, from: from, to: to.addingTimeInterval(1))
-      for dose in doses where dose.status == .pending || dose.status == .missed {
+      for dose in try store.dosesDue(m, from: from, to: to.addingTimeInterval(1))
+      where dose.status == .pending || dose.status == .missed {
         items.append(
           CalendarItem(
-            uid: "dose-\(m.id)-\(Int64(dose.scheduledAt.timeIntervalSince1970))", source: .medication,
-            title: "Take \(m.name)", body: m.dose.map { "Dose: \($0)" } ?? "Scheduled dose",
-            location: nil, when: .instant(dose.scheduledAt, duration: 600),
-            alarms: [.init(at: dose.scheduledAt, trigger: "PT0M")]))
+            uid: Self.doseUID(m, dose.scheduledAt), source: .medication, title: "Take \(m.name)",
+            body: Self.doseBody(dose.dose), location: nil,
+            when: .instant(dose.due, duration: 600), alarms: [.init(at: dose.due, trigger: "PT0M")]))
+      }
+      if let snooze = m.snooze, try store.isOpen(m, scheduledAt: snooze.scheduledAt) {
+        items.append(
+          CalendarItem(
+            uid: "snooze-\(m.id)-\(Int64(snooze.scheduledAt.timeIntervalSince1970))", source: .medication,
+            title: "Take \(m.name) (snoozed)", body: "Snoozed dose", location: nil,
+            when: .instant(snooze.until, duration: 600), alarms: [.init(at: snooze.until, trigger: "PT0M")]))
       }
       if let since = try store.refillDueSince(m) {
         items.append(
@@ -76,8 +84,24 @@ public struct ReminderEngine {
             title: "Refill \(m.name)", body: "The stock is low; refill and count it with 'vital meds refill'.",
             location: nil, when: .instant(since, duration: 600), alarms: [.init(at: since, trigger: "PT0M")]))
       }
+      if let expires = m.expires {
+        let day = expires.adding(days: -Self.expiryNotice)
+        let at = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 9))!
+        items.append(
+          CalendarItem(
+            uid: "expires-\(m.id)-\(expires)", source: .medication, title: "\(m.name) expires on \(expires)",
+            body: "Get a new pack before \(expires).", location: nil, when: .instant(at, duration: 600),
+            alarms: [.init(at: at, trigger: "PT0M")]))
+      }
     }
     return items
+  }
+
+  /// Days before a medication's expiry date that it reminds.
+  public static let expiryNotice = 14
+
+  static func doseUID(_ m: Medication, _ scheduledAt: Date) -> String {
+    "dose-\(m.id)-\(Int64(scheduledAt.timeIntervalSince1970))"
   }
 
   /// 08:00 local, three days before each predicted period start.

@@ -39,10 +39,9 @@ public struct TodayView: Sendable {
     let meds = MedicationStore(db: db, account: account, now: now, calendar: calendar)
     var doses: [DueDose] = []
     for medication in try meds.list() {
-      for dose in try meds.doses(medication, from: startOfDay, to: now.addingTimeInterval(dueAhead))
+      for dose in try meds.dosesDue(medication, from: startOfDay, to: now.addingTimeInterval(dueAhead))
       where dose.status == .pending || dose.status == .missed {
-        doses.append(
-          DueDose(medication: medication.name, scheduledAt: dose.scheduledAt, overdue: dose.scheduledAt < now))
+        doses.append(DueDose(medication: medication.name, scheduledAt: dose.due, overdue: dose.due < now))
       }
     }
     doses.sort { ($0.scheduledAt, $0.medication) < ($1.scheduledAt, $1.medication) }
