@@ -5,12 +5,9 @@ import Storage
 /// How medications and doses are stored: one row each, every field synced on its own.
 extension MedicationStore {
   static func medication(_ row: Row) throws -> Medication {
-    let times = try row.get("times", as: String.self).split(separator: ",").compactMap { TimeOfDay(String($0)) }
-    let days = try row.get("days", as: String?.self).map {
-      $0.split(separator: ",").compactMap { Weekday(name: String($0)) }
-    }
     var m = Medication(
-      id: try row.get("id"), name: try row.get("name"), times: times, days: days, dose: try row.get("dose"),
+      id: try row.get("id"), name: try row.get("name"), times: Self.times(try row.get("times", as: String.self)),
+      days: try row.get("days", as: String?.self).map(Self.days), dose: try row.get("dose"),
       stock: try row.get("stock"), stockSetAt: try row.get("stock_set_at"), refillAt: try row.get("refill_at"),
       since: try row.get("since"))
     m.steps = try row.get("steps", as: String?.self).flatMap { try? TaperStep.parse($0) }
@@ -34,8 +31,8 @@ extension MedicationStore {
   static func fields(_ m: Medication) -> [String: DatabaseValue] {
     func seconds(_ t: TimeInterval?) -> DatabaseValue { t.map { Int($0) }.databaseValue }
     return [
-      "name": .text(m.name), "times": .text(m.times.map(\.description).joined(separator: ",")),
-      "days": m.days.map { $0.map(\.name).joined(separator: ",") }.databaseValue, "dose": m.dose.databaseValue,
+      "name": .text(m.name), "times": .text(Self.text(m.times)), "days": m.days.map(Self.text).databaseValue,
+      "dose": m.dose.databaseValue,
       "stock": m.stock.databaseValue, "stock_set_at": m.stockSetAt.databaseValue,
       "refill_at": m.refillAt.databaseValue, "since": m.since.databaseValue,
       "steps": m.steps.map(TaperStep.text).databaseValue,
@@ -54,6 +51,12 @@ extension MedicationStore {
       } ?? .null,
     ]
   }
+
+  /// Times and weekdays as the row and the stored plans both keep them: `08:00,20:00`, `mon,thu`.
+  static func text(_ times: [TimeOfDay]) -> String { times.map(\.description).joined(separator: ",") }
+  static func text(_ days: [Weekday]) -> String { days.map(\.name).joined(separator: ",") }
+  static func times(_ text: String) -> [TimeOfDay] { text.split(separator: ",").compactMap { TimeOfDay(String($0)) } }
+  static func days(_ text: String) -> [Weekday] { text.split(separator: ",").compactMap { Weekday(name: String($0)) } }
 
   static func instants(_ text: String) -> [Date] {
     text.split(separator: "/").compactMap { ISO8601.date(from: String($0)) }
@@ -83,8 +86,7 @@ extension MedicationStore {
     let stored = plans.map { p in
       StoredPlan(
         since: ISO8601.string(from: p.since), until: p.until.map { ISO8601.string(from: $0) },
-        times: p.times.map(\.description).joined(separator: ","),
-        days: p.days.map { $0.map(\.name).joined(separator: ",") },
+        times: Self.text(p.times), days: p.days.map(Self.text),
         dose: p.dose, steps: p.steps.map(TaperStep.text), steps_start: p.stepsStart?.description,
         then_keep: p.thenKeep ? true : nil, zone: p.zone)
     }
@@ -99,8 +101,7 @@ extension MedicationStore {
     return stored.compactMap { s in
       guard let since = ISO8601.date(from: s.since) else { return nil }
       return MedicationPlan(
-        times: s.times.split(separator: ",").compactMap { TimeOfDay(String($0)) },
-        days: s.days.map { $0.split(separator: ",").compactMap { Weekday(name: String($0)) } }, dose: s.dose,
+        times: Self.times(s.times), days: s.days.map(Self.days), dose: s.dose,
         steps: s.steps.flatMap { try? TaperStep.parse($0) }, stepsStart: s.steps_start.flatMap(LocalDate.init),
         thenKeep: s.then_keep ?? false, zone: s.zone, since: since, until: s.until.flatMap(ISO8601.date(from:)))
     }
