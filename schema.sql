@@ -241,23 +241,6 @@ CREATE TABLE profile (
   PRIMARY KEY (account_id, id)
 ) STRICT;
 
-CREATE TABLE donation (
-  -- Appointments, completed donations and cancelled appointments.
-  id TEXT NOT NULL,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  kind TEXT NOT NULL CHECK (kind IN ('whole-blood', 'plasma', 'platelets', 'double-red')),
-  status TEXT NOT NULL CHECK (status IN ('scheduled', 'completed', 'cancelled')),
-  scheduled_at TEXT,
-  completed_at TEXT,
-  place TEXT NOT NULL,
-  notes TEXT,
-  updated_at TEXT NOT NULL,
-  PRIMARY KEY (account_id, id),
-  CHECK (status <> 'completed' OR completed_at IS NOT NULL),
-  CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)
-) STRICT;
-CREATE INDEX donation_account_date ON donation(account_id, coalesce(completed_at, scheduled_at));
-
 CREATE TABLE questionnaire (
   -- Eligibility questionnaires as taken; reasons and answers are JSON.
   id TEXT NOT NULL,
@@ -413,3 +396,25 @@ CREATE TABLE dose (
   PRIMARY KEY (account_id, id)
 ) STRICT;
 CREATE INDEX dose_account_medication ON dose(account_id, medication_id, scheduled_at);
+
+CREATE TABLE donation (
+  -- Appointments, completed donations and cancelled appointments.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('whole-blood', 'plasma', 'platelets', 'double-red')),
+  status TEXT NOT NULL CHECK (status IN ('scheduled', 'completed', 'cancelled')),
+  scheduled_at TEXT,
+  completed_at TEXT,
+  place TEXT NOT NULL,
+  notes TEXT,
+  updated_at TEXT NOT NULL,
+  hb_g_dl REAL,
+  ferritin_ng_ml REAL,
+  bp_systolic INTEGER,
+  bp_diastolic INTEGER,
+  pulse_bpm INTEGER,
+  PRIMARY KEY (account_id, id),
+  CHECK (status <> 'completed' OR completed_at IS NOT NULL),
+  CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)
+) STRICT;
+CREATE INDEX donation_account_date ON donation(account_id, coalesce(completed_at, scheduled_at) DESC, id);

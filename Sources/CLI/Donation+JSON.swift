@@ -12,6 +12,17 @@ extension App {
       ("completed_at", iso(d.completedAt)),
       ("place", .string(d.place)),
       ("notes", .optional(d.notes)),
+      ("vitals", json(d.vitals)),
+    ])
+  }
+
+  func json(_ v: DonationVitals) -> JSON {
+    .object([
+      ("hb_g_dl", v.haemoglobin.map { .double($0) } ?? .null),
+      ("ferritin_ng_ml", v.ferritin.map { .double($0) } ?? .null),
+      ("bp_systolic", v.systolic.map { .int($0) } ?? .null),
+      ("bp_diastolic", v.diastolic.map { .int($0) } ?? .null),
+      ("pulse_bpm", v.pulse.map { .int($0) } ?? .null),
     ])
   }
 

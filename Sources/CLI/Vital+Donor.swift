@@ -11,8 +11,8 @@ extension Vital {
       abstract: "Blood donation: questionnaire, eligibility, appointments, history.",
       subcommands: [
         Questions.self, QuestionnaireCommand.self, EligibilityCommand.self, Book.self, Status.self, Cancel.self,
-        Complete.self, Record.self, History.self, Show.self, Edit.self, Delete.self, GuideCommand.self, Export.self,
-        Import.self,
+        Complete.self, Record.self, History.self, Show.self, Edit.self, Delete.self, VitalsCommand.self,
+        GuideCommand.self, Export.self, Import.self,
       ]
     )
   }

@@ -99,14 +99,16 @@ extension Vital.Donor {
         Examples:
           vital donor complete
           vital donor complete --at "today 09:10"
+          vital donor complete --hb 14.1 --bp 124/78 --pulse 66
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The appointment's id (or its first characters); the scheduled one if omitted.") var id: String?
     @Option(help: "When you donated (default: the appointment's time).") var at: DateTimeArgument?
+    @OptionGroup(title: "Measured at the donation") var vitals: DonationVitalsOptions
 
     func run() async throws {
       let c = try DonorContext(global)
-      let donation = try c.store.complete(id, at: try at.map(c.app.instant))
+      let donation = try c.store.complete(id, at: try at.map(c.app.instant), vitals: try vitals.parsed())
       try c.app.output.show(c.app.json(donation)) { "donated: \(c.app.line(donation))" }
     }
   }
@@ -118,6 +120,7 @@ extension Vital.Donor {
         Examples:
           vital donor record --at 2026-03-01T10:00 --place "DRK Mitte"
           vital donor record --at "yesterday 17:30" --place Uniklinik --kind plasma --notes "arm bruised"
+          vital donor record --at 2026-05-02T11:00 --place "DRK Mitte" --hb-mmol 8.6 --ferritin 38
         """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "When you donated, e.g. 2026-03-01T10:00.") var at: DateTimeArgument
@@ -125,11 +128,12 @@ extension Vital.Donor {
     @Option(help: "whole-blood, plasma, platelets or double-red.") var kind: DonationKind = .wholeBlood
     @Option(help: "Anything to remember about it.") var notes: String?
     @Flag(help: "Record it even when that day already has a donation of this kind.") var force = false
+    @OptionGroup(title: "Measured at the donation") var vitals: DonationVitalsOptions
 
     func run() async throws {
       let c = try DonorContext(global)
       let donation = try c.store.record(
-        at: try c.app.instant(at), place: place, kind: kind, notes: notes, force: force)
+        at: try c.app.instant(at), place: place, kind: kind, notes: notes, vitals: try vitals.parsed(), force: force)
       try c.app.output.show(c.app.json(donation)) { "recorded: \(c.app.line(donation))" }
     }
   }

@@ -50,18 +50,20 @@ extension Vital.Donor {
       let toFile = out != nil && out != "-"
       let format = self.format ?? (global.json && !toFile ? .json : .csv)
       let sink = try OutputSink(path: out, app: c.app)
-      let history = try c.store.history()
+      let rows: Int
       switch format {
       case .csv:
-        try c.store.exportCSV { try sink.write(bytes: $0) }
+        rows = try c.store.exportCSV { try sink.write(bytes: $0) }
       case .json:
+        let history = try c.store.history()
+        rows = history.count
         try sink.write(JSON.array(history.map(c.app.json)).serialized() + "\n")
       }
       try sink.finish()
       // With a file, stdout still answers --json with one document: what was written.
       if toFile, global.json {
         Output.write(
-          JSON.object([("out", .string(out!)), ("format", .string(format.rawValue)), ("rows", .int(history.count))])
+          JSON.object([("out", .string(out!)), ("format", .string(format.rawValue)), ("rows", .int(rows))])
             .serialized())
       }
     }
@@ -85,10 +87,11 @@ extension Vital.Donor {
       let summary = try c.store.importCSV(data)
       let json = JSON.object([
         ("rows", .int(summary.rows)), ("inserted", .int(summary.inserted)), ("updated", .int(summary.updated)),
-        ("unchanged", .int(summary.unchanged)),
+        ("unchanged", .int(summary.unchanged)), ("kept_deleted", .int(summary.keptDeleted)),
       ])
       try c.app.output.show(json) {
         "imported \(summary.rows) rows: \(summary.inserted) new, \(summary.updated) updated, \(summary.unchanged) unchanged"
+          + (summary.keptDeleted > 0 ? ", \(summary.keptDeleted) deleted here before (left deleted)" : "")
       }
     }
   }

@@ -27,6 +27,11 @@ extension Vital.Donor {
         table.add(["completed_at", c.app.human(d.completedAt)])
         table.add(["place", d.place])
         table.add(["notes", d.notes ?? "-"])
+        let v = d.vitals
+        if let hb = v.haemoglobin { table.add(["haemoglobin", "\(hb) g/dL"]) }
+        if let ferritin = v.ferritin { table.add(["ferritin", "\(ferritin) ng/mL"]) }
+        if let s = v.systolic, let dia = v.diastolic { table.add(["blood pressure", "\(s)/\(dia) mmHg"]) }
+        if let pulse = v.pulse { table.add(["pulse", "\(pulse) /min"]) }
         return table.text
       }
     }
@@ -36,7 +41,9 @@ extension Vital.Donor {
     static let configuration = CommandConfiguration(
       commandName: "edit", abstract: "Correct a donation or move an appointment: only the given fields change.",
       discussion: """
-        Fields: --at (when it happened, or is to happen), --kind, --place, --notes ('' clears). \
+        Fields: --at (when it happened, or is to happen), --kind, --place, --notes ('' clears), \
+        and what was measured at a completed donation: --hb or --hb-mmol, --ferritin, --bp, --pulse \
+        ('' removes a figure). \
         The rules of 'record' and 'book' are checked again: a donation cannot move onto a day \
         with another of its kind (--force if you did donate twice), and an appointment must stay \
         allowed by the intervals since your donations.
@@ -45,6 +52,7 @@ extension Vital.Donor {
           vital donor edit 3f2a --place "DRK Mitte"
           vital donor edit 3f2a --at 2026-06-10T09:30 --kind plasma
           vital donor edit 3f2a --notes ''
+          vital donor edit 3f2a --hb 13.9 --pulse ''
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The donation's id, or its first characters (see 'vital donor history').") var id: String
@@ -53,17 +61,19 @@ extension Vital.Donor {
     @Option(help: "Where.") var place: String?
     @Option(help: "Anything to remember about it ('' clears it).") var notes: String?
     @Flag(help: "Allow a second donation of the same kind on one day.") var force = false
+    @OptionGroup(title: "Measured at the donation") var vitals: DonationVitalsOptions
 
     func validate() throws {
-      if at == nil && kind == nil && place == nil && notes == nil {
-        throw ValidationError("say what to change: --at, --kind, --place or --notes")
+      if at == nil && kind == nil && place == nil && notes == nil && vitals.isEmpty {
+        throw ValidationError("say what to change: --at, --kind, --place, --notes, --hb, --ferritin, --bp or --pulse")
       }
     }
 
     func run() async throws {
       let c = try DonorContext(global)
       let changes = DonationStore.Changes(
-        at: try at.map(c.app.instant), kind: kind, place: place, notes: notes.map { $0.isEmpty ? nil : $0 })
+        at: try at.map(c.app.instant), kind: kind, place: place, notes: notes.map { $0.isEmpty ? nil : $0 },
+        vitals: try vitals.parsed(), clearVitals: vitals.cleared)
       let donation = try c.store.edit(id, changes, profile: c.profile, force: force)
       try c.app.output.show(c.app.json(donation)) { "edited: \(c.app.line(donation))" }
     }

@@ -85,9 +85,9 @@ public struct Replica {
     return try db.transaction { db in
       let clock = try tick()
       let hlc = clock.description
-      let names = [dataset.key, "account_id"] + dataset.fields.map { "\"\($0)\"" }
-      // Three statements, each prepared once and bound with what stays the same once: per
-      // record only the id and the values are bound (imports insert millions).
+      let names = [dataset.key, "account_id"] + dataset.fields.map { "\"\($0)\"" } + [dataset.stamp].compactMap { $0 }
+      // Statements prepared once and bound with what stays the same once: per record only the
+      // id and the values are bound (imports insert millions).
       // A record whose import an undo took back comes back when imported again; one deleted by
       // hand stays deleted.
       let row = try db.statement(
@@ -100,34 +100,58 @@ public struct Replica {
       try row.bind(.text(dataset.name), at: 2)
       try row.bind(.text("*=\(hlc)"), at: 4)
       try row.bind(.text(hlc), at: 5)
-      let insert = try db.statement(
-        "INSERT INTO \(dataset.table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
-      )
-      try insert.bind(.text(accountID), at: 2)
-      let outbox = try db.statement(
-        "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, ?, ?, '*', NULL, ?)")
-      try outbox.bind(.text(accountID), at: 1)
-      try outbox.bind(.text(dataset.name), at: 2)
-      try outbox.bind(.text(hlc), at: 4)
+      // New records go to their table and to the outbox many rows per statement: a statement
+      // run costs more than a row it inserts.
+      let width = names.count
+      let fixed = [(2, DatabaseValue.text(accountID))] + (dataset.stamp != nil ? [(width, now.databaseValue)] : [])
+      let outboxFixed = [(1, DatabaseValue.text(accountID)), (2, .text(dataset.name)), (4, .text(hlc))]
+      func statements(rows n: Int) throws -> (insert: Statement, outbox: Statement) {
+        let tuple = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
+        let insert = try db.statement(
+          "INSERT INTO \(dataset.table) (\(names.joined(separator: ", "))) VALUES "
+            + Array(repeating: tuple, count: n).joined(separator: ", "))
+        let outbox = try db.statement(
+          "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES "
+            + Array(repeating: "(?, ?, ?, '*', NULL, ?)", count: n).joined(separator: ", "))
+        for slot in 0..<n {
+          for (at, value) in fixed { try insert.bind(value, at: Int32(slot * width + at)) }
+          for (at, value) in outboxFixed { try outbox.bind(value, at: Int32(slot * 4 + at)) }
+        }
+        return (insert, outbox)
+      }
+      let chunk = min(64, records.count)
+      let full = try statements(rows: chunk)
+      var pending: [Int] = []
+      pending.reserveCapacity(chunk)
+      func flush() throws {
+        guard !pending.isEmpty else { return }
+        let (insert, outbox) = pending.count == chunk ? full : try statements(rows: pending.count)
+        insert.reset()
+        outbox.reset()
+        for (slot, index) in pending.enumerated() {
+          let record = records[index]
+          let id = DatabaseValue.text(record.id)
+          try insert.bind(id, at: Int32(slot * width + 1))
+          for (i, value) in record.values.enumerated() { try insert.bind(value, at: Int32(slot * width + i + 3)) }
+          try outbox.bind(id, at: Int32(slot * 4 + 3))
+        }
+        while try insert.step() {}
+        while try outbox.step() {}
+        pending.removeAll(keepingCapacity: true)
+      }
       var inserted = 0
       // Imports run in time order: most records fall on the same UTC day as the one before.
       let span = dataset.span.map { (dataset.fields.firstIndex(of: $0.start)!, dataset.fields.firstIndex(of: $0.end)!) }
       var days = Set<Int64>()
       var lastDay = ""
-      for record in records {
+      for (index, record) in records.enumerated() {
         precondition(record.values.count == dataset.fields.count, "one value per field of \(dataset.name)")
-        let id = DatabaseValue.text(record.id)
         row.reset()
-        try row.bind(id, at: 3)
+        try row.bind(.text(record.id), at: 3)
         while try row.step() {}
         guard db.changes == 1 else { continue }
-        insert.reset()
-        try insert.bind(id, at: 1)
-        for (i, value) in record.values.enumerated() { try insert.bind(value, at: Int32(i + 3)) }
-        while try insert.step() {}
-        outbox.reset()
-        try outbox.bind(id, at: 3)
-        while try outbox.step() {}
+        pending.append(index)
+        if pending.count == chunk { try flush() }
         inserted += 1
         if let (start, end) = span,
           !(Self.isUTC(record.values[start], on: lastDay) && Self.isUTC(record.values[end], on: lastDay))
@@ -139,6 +163,7 @@ public struct Replica {
           }
         }
       }
+      try flush()
       try noteChanged(dataset, days.sorted())
       if inserted > 0 { try journal.note(.import, dataset, id: "", hlc: clock, fields: [], at: now) }
       return inserted

@@ -63,6 +63,8 @@ public enum VitalSchema {
     // Medications taken as needed, tapers, pinned zones, pauses and snoozes; late doses that
     // shift the rest of their day.
     Migration("0016_medication_plans", rebuilding: [MedicationStore.medications, MedicationStore.doses]),
+    // What the blood service measured at a donation; history in an index in its own order.
+    Migration("0017_donation_vitals", rebuilding: [DonationStore.donations]),
   ])
 
   /// Every synced dataset, in the order a new device applies them (blobs before the profile

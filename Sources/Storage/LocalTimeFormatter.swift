@@ -50,7 +50,9 @@ public final class LocalTimeFormatter {
       let s = num(17, 2), (1...12).contains(mo), d >= 1, d <= 31
     else { return false }
     let utc = ISO8601.days(fromCivil: Int64(y), mo, d) * 86_400 + Int64(h * 3600 + mi * 60 + s)
-    let offset = self.offset(at: Double(utc))
+    // Offsets with seconds (local mean time before the 1890s: Berlin +00:53:28) are written to
+    // the whole minute, and the local time with them: `+hh:mm` keeps the instant exact.
+    let offset = self.offset(at: Double(utc)) / 60 * 60
     let local = utc + Int64(offset)
     let secondOfDay = Int((local % 86_400 + 86_400) % 86_400)
     let (ly, lm, ld) = ISO8601.civil(fromDays: (local - Int64(secondOfDay)) / 86_400)

@@ -27,6 +27,16 @@ import Testing
     }
   }
 
+  @Test func anOffsetWithSecondsKeepsTheInstant() throws {
+    // Berlin kept local mean time, +00:53:28, until April 1893.
+    let tz = try #require(TimeZone(identifier: "Europe/Berlin"))
+    let date = try #require(ISO8601.date(from: "1893-03-30T23:00:00Z"))
+    let text = try #require(local(LocalTimeFormatter(timeZone: tz), date))
+    #expect(text == "1893-03-30T23:53:00+00:53")
+    let fields = try #require(ISO8601.fields(from: text))
+    #expect(ISO8601.date(from: fields, offset: try #require(fields.offset)) == date, "read back, the same instant")
+  }
+
   @Test func textNotInTheStoredFormIsLeftToTheCaller() {
     let formatter = LocalTimeFormatter(timeZone: TimeZone(identifier: "Europe/Berlin")!)
     for text in ["", "2026-12-01", "2026-12-01T08:30:00+01:00", "2026-1x-01T08:30:00.000Z", "garbage garbage garbage!"]

@@ -61,7 +61,7 @@ import Testing
     let snapshot = try older.snapshot()
     #expect(
       snapshot == [
-        "donation: text(\"d1\")|text(\"whole-blood\")|text(\"completed\")|null|text(\"2026-01-01T10:00:00.000Z\")|text(\"Ulm\")|null"
+        "donation: text(\"d1\")|text(\"whole-blood\")|text(\"completed\")|null|text(\"2026-01-01T10:00:00.000Z\")|text(\"Ulm\")|null|null|null|null|null|null"
       ], "\(snapshot)")
     let again = try await older.sync()
     #expect(again.pulled == 0, "the cursor moved past what this device does not keep")

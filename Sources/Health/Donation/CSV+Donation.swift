@@ -2,14 +2,22 @@ import Foundation
 import Replication
 import Storage
 
-/// Donation history as CSV: `id,kind,status,scheduled_at,completed_at,place,notes`, date-times
-/// in ISO 8601 with the local offset. Import is all or nothing and idempotent by id.
+/// Donation history as CSV: `id,kind,status,scheduled_at,completed_at,place,notes` and the
+/// measurements `hb_g_dl,ferritin_ng_ml,bp_systolic,bp_diastolic,pulse_bpm`, date-times in ISO
+/// 8601 with the local offset. Import is all or nothing and idempotent by id; files written
+/// before the measurements existed (seven columns) still import and leave stored ones alone.
 extension DonationStore {
-  public static let csvHeader = ["id", "kind", "status", "scheduled_at", "completed_at", "place", "notes"]
+  public static let csvHeader =
+    csvHeaderBeforeVitals + [
+      "hb_g_dl", "ferritin_ng_ml", "bp_systolic", "bp_diastolic", "pulse_bpm",
+    ]
+  static let csvHeaderBeforeVitals = ["id", "kind", "status", "scheduled_at", "completed_at", "place", "notes"]
 
   /// Streams every donation, newest first, to `write` in chunks of about a megabyte. Rows go
-  /// from SQLite's buffers to the output without becoming Swift strings.
-  public func exportCSV(write: @escaping ([UInt8]) throws -> Void) throws {
+  /// from SQLite's buffers to the output without becoming Swift strings. Returns how many.
+  @discardableResult
+  public func exportCSV(write: @escaping ([UInt8]) throws -> Void) throws -> Int {
+    var rows = 0
     let times = LocalTimeFormatter(timeZone: calendar.timeZone)
     var csv = CSVWriter(sink: write)
     for name in Self.csvHeader { csv.field(name) }
@@ -18,7 +26,7 @@ extension DonationStore {
       "SELECT \(Self.columns) FROM donation WHERE account_id = ? ORDER BY coalesce(completed_at, scheduled_at) DESC, id",
       account.id
     ) { row in
-      for column in 0..<7 {
+      for column in 0..<Self.csvHeader.count {
         row.withUTF8(column) { text in
           guard column == 3 || column == 4, let text, !text.isEmpty else { return csv.field(text) }
           csv.rawField { out in
@@ -28,8 +36,10 @@ extension DonationStore {
         }
       }
       try csv.endRecord()
+      rows += 1
     }
     try csv.flush()
+    return rows
   }
 
   public struct ImportSummary: Equatable, Sendable {
@@ -37,6 +47,9 @@ extension DonationStore {
     public var inserted = 0
     public var updated = 0
     public var unchanged = 0
+    /// Rows of donations deleted on this device (or synced as deleted): left deleted, as an
+    /// Apple Health sample deleted by hand stays deleted when its export is imported again.
+    public var keptDeleted = 0
   }
 
   public enum ImportError: Error, Equatable, CustomStringConvertible {
@@ -50,27 +63,30 @@ extension DonationStore {
       case .header(let columns):
         // The line itself is not echoed: it may be a row of health data.
         return
-          "line 1: the header must be \(DonationStore.csvHeader.joined(separator: ",")) (found \(columns) columns that differ); nothing was imported"
+          "line 1: the header must be \(DonationStore.csvHeader.joined(separator: ",")) or its first 7 columns (found \(columns) columns that differ); nothing was imported"
       case .row(let line, let problem): return "line \(line): \(problem); nothing was imported"
       }
     }
   }
 
-  /// Reads the whole file, checks every row, then writes all of it in one transaction.
+  /// Reads the whole file, checks every row, then writes all of it in one transaction: new
+  /// donations in bulk through the synced write path, changed ones field by field.
   public func importCSV(_ data: Data) throws -> ImportSummary {
     let records: [CSV.Record]
     do { records = try CSV.parse(data) } catch let error as CSV.ParseError { throw ImportError.csv(error) }
-    guard let header = records.first, header.fields == Self.csvHeader else {
+    guard let header = records.first, header.fields == Self.csvHeader || header.fields == Self.csvHeaderBeforeVitals
+    else {
       throw ImportError.header(columns: records.first?.fields.count ?? 0)
     }
+    let withVitals = header.fields.count == Self.csvHeader.count
     var donations: [(line: Int, donation: Donation)] = []
+    donations.reserveCapacity(records.count)
     var seen: [String: Int] = [:]
     for record in records.dropFirst() {
-      let donation = try parse(record)
-      if let first = seen[donation.id] {
+      let donation = try parse(record, columns: header.fields.count)
+      if let first = seen.updateValue(record.line, forKey: donation.id) {
         throw ImportError.row(line: record.line, "id \(donation.id) appears again (first on line \(first))")
       }
-      seen[donation.id] = record.line
       donations.append((record.line, donation))
     }
     let scheduledRows = donations.filter { $0.donation.status == .scheduled }
@@ -84,36 +100,39 @@ extension DonationStore {
         throw ImportError.row(
           line: row.line, "you already have a scheduled appointment (\(current.id.prefix(8))); cancel it first")
       }
-      for (line, donation) in donations {
+      var stored: [String: Donation] = [:]
+      try db.forEachRow("SELECT \(Self.columns) FROM donation WHERE account_id = ?", account.id) { row in
+        let donation = try Self.donation(row)
+        stored[donation.id] = donation
+      }
+      var new: [(id: String, values: [DatabaseValue])] = []
+      for (_, var donation) in donations {
         summary.rows += 1
-        let owner = try db.scalar(String.self, "SELECT account_id FROM donation WHERE id = ?", donation.id)
-        switch owner {
-        case nil:
-          try insert(donation)
-          summary.inserted += 1
-        case account.id:
-          let stored = try find(donation.id)
-          if stored == donation {
-            summary.unchanged += 1
-          } else {
-            try update(donation, from: stored)
-            summary.updated += 1
-          }
-        default:
-          throw ImportError.row(line: line, "id \(donation.id) belongs to another account in this data folder")
+        guard let old = stored[donation.id] else {
+          new.append((donation.id, Self.values(donation)))
+          continue
+        }
+        if !withVitals { donation.vitals = old.vitals }
+        if old == donation {
+          summary.unchanged += 1
+        } else {
+          try update(donation, from: old)
+          summary.updated += 1
         }
       }
+      summary.inserted = try replica.insertNew(.donation, new)
+      summary.keptDeleted = new.count - summary.inserted
     }
     return summary
   }
 
-  private func parse(_ record: CSV.Record) throws -> Donation {
+  private func parse(_ record: CSV.Record, columns: Int) throws -> Donation {
     let line = record.line
     let f = record.fields
-    guard f.count == Self.csvHeader.count else {
-      throw ImportError.row(line: line, "expected \(Self.csvHeader.count) fields, found \(f.count)")
+    guard f.count == columns else {
+      throw ImportError.row(line: line, "expected \(columns) fields, found \(f.count)")
     }
-    guard let uuid = UUID(uuidString: f[0]) else { throw ImportError.row(line: line, "id must be a UUID") }
+    guard let id = Self.canonicalUUID(f[0]) else { throw ImportError.row(line: line, "id must be a UUID") }
     guard let kind = DonationKind(rawValue: f[1]) else {
       throw ImportError.row(
         line: line, "unknown kind; use one of \(DonationKind.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -130,7 +149,7 @@ extension DonationStore {
       throw ImportError.row(line: line, "a scheduled donation needs scheduled_at")
     }
     if let completed, completed > now { throw ImportError.row(line: line, "completed_at is in the future") }
-    guard !f[5].trimmingCharacters(in: .whitespaces).isEmpty else {
+    guard !f[5].allSatisfy(\.isWhitespace) else {
       throw ImportError.row(line: line, "place is empty")
     }
     for (column, text) in [("place", f[5]), ("notes", f[6])] where text.utf8.count > Replica.maxValueBytes {
@@ -139,9 +158,56 @@ extension DonationStore {
         "\(column) holds \(Replica.describe(bytes: text.utf8.count)); a value holds at most \(Replica.describe(bytes: Replica.maxValueBytes))"
       )
     }
+    var vitals = DonationVitals()
+    if columns > 7 {
+      vitals = DonationVitals(
+        haemoglobin: try number(f[7], column: "hb_g_dl", line: line),
+        ferritin: try number(f[8], column: "ferritin_ng_ml", line: line),
+        systolic: try number(f[9], column: "bp_systolic", line: line).map(Int.init),
+        diastolic: try number(f[10], column: "bp_diastolic", line: line).map(Int.init),
+        pulse: try number(f[11], column: "pulse_bpm", line: line).map(Int.init))
+      do {
+        vitals = try vitals.validated()
+      } catch let error as VitalsError {
+        throw ImportError.row(line: line, error.description)
+      }
+      if !vitals.isEmpty && status != .completed {
+        throw ImportError.row(line: line, "measurements belong to a completed donation, and this one is \(status)")
+      }
+    }
     return Donation(
-      id: uuid.uuidString.lowercased(), kind: kind, status: status, scheduledAt: scheduled, completedAt: completed,
-      place: f[5], notes: f[6].isEmpty ? nil : f[6])
+      id: id, kind: kind, status: status, scheduledAt: scheduled, completedAt: completed,
+      place: f[5], notes: f[6].isEmpty ? nil : f[6], vitals: vitals)
+  }
+
+  /// `text` as a lowercase UUID (8-4-4-4-12 hex digits), or nil: what `UUID(uuidString:)`
+  /// accepts, without making a UUID and a string back for each of many rows.
+  static func canonicalUUID(_ text: String) -> String? {
+    var text = text
+    let valid = text.withUTF8 { bytes -> Bool in
+      guard bytes.count == 36 else { return false }
+      for (i, byte) in bytes.enumerated() {
+        if i == 8 || i == 13 || i == 18 || i == 23 {
+          guard byte == UInt8(ascii: "-") else { return false }
+        } else {
+          guard (48...57).contains(byte) || (97...102).contains(byte) || (65...70).contains(byte) else { return false }
+        }
+      }
+      return true
+    }
+    guard valid else { return nil }
+    return text.utf8.contains(where: { (65...70).contains($0) }) ? text.lowercased() : text
+  }
+
+  private func number(_ text: String, column: String, line: Int) throws -> Double? {
+    if text.isEmpty { return nil }
+    guard let value = Double(text), value.isFinite, value.magnitude < 1e6 else {
+      throw ImportError.row(line: line, "\(column) is not a number")
+    }
+    if column != "hb_g_dl" && column != "ferritin_ng_ml" && value != value.rounded() {
+      throw ImportError.row(line: line, "\(column) must be a whole number")
+    }
+    return value
   }
 
   private func time(_ text: String, column: String, line: Int) throws -> Date? {

@@ -9,10 +9,11 @@ public struct Donation: Equatable, Sendable {
   public var completedAt: Date?
   public var place: String
   public var notes: String?
+  public var vitals: DonationVitals
 
   public init(
     id: String = UUID().uuidString.lowercased(), kind: DonationKind, status: DonationStatus,
-    scheduledAt: Date?, completedAt: Date?, place: String, notes: String? = nil
+    scheduledAt: Date?, completedAt: Date?, place: String, notes: String? = nil, vitals: DonationVitals = .init()
   ) {
     self.id = id
     self.kind = kind
@@ -21,6 +22,7 @@ public struct Donation: Equatable, Sendable {
     self.completedAt = completedAt
     self.place = place
     self.notes = notes
+    self.vitals = vitals
   }
 
   /// When it happened or is to happen: the completion time, else the appointment time.

@@ -18,6 +18,7 @@ public enum DonationError: Error, Equatable, CustomStringConvertible {
   case sameDay(id: String, day: String)
   case appointmentAhead(String)
   case breaksAppointment(String, because: String)
+  case vitalsNeedDonation(status: String)
 
   public var description: String {
     switch self {
@@ -55,6 +56,9 @@ public enum DonationError: Error, Equatable, CustomStringConvertible {
     case .breaksAppointment(let id, let reason):
       return
         "that would no longer allow your appointment \(id.prefix(8)): \(reason); move or cancel the appointment first"
+    case .vitalsNeedDonation(let status):
+      return
+        "that donation is \(status); measurements belong to a completed donation ('vital donor complete' takes them too)"
     case .emptyPlace:
       return "give the place of the donation with --place"
     }

@@ -17,6 +17,10 @@ import Foundation
 ///   weeks for men and 16 weeks for women; platelets every 2 weeks up to 24 a year; plasma
 ///   every 2 weeks. Age 17 to 65 for a first donation, existing donors to 70; at least 50 kg.
 ///   NHSBT does not collect double red cells: Vital applies the US figures for that kind.
+///
+/// The least haemoglobin before a donation: de 12.5 g/dL women, 13.5 g/dL men (Hämotherapie-
+/// Richtlinie 2.2.1); us 12.5 g/dL women, 13.0 g/dL men (21 CFR 630.10(f)(3)); uk 12.5 g/dL
+/// women, 13.5 g/dL men (NHSBT, "Haemoglobin and iron", blood.co.uk).
 public struct DonationRules: Sendable {
   public let region: Region
   /// Days between the end of a donation of one kind and the next of another.
@@ -30,7 +34,16 @@ public struct DonationRules: Sendable {
   public let maximumFirstDonationAge: Int
   public let minimumWeightKg: Double
   public let doubleRedMinimumWeightKg: [Sex: Double]
+  /// g/dL, by sex.
+  let minimumHaemoglobinBySex: [Sex: Double]
   public let source: String
+
+  /// The least haemoglobin (g/dL) this service takes from a donor of `sex` (the stricter
+  /// figure when sex is not known).
+  public func minimumHaemoglobin(sex: Sex?) -> Double {
+    if let sex, let figure = minimumHaemoglobinBySex[sex] { return figure }
+    return minimumHaemoglobinBySex.values.max() ?? 0
+  }
 
   /// The wait after a donation of `previous` before one of `next`, for a donor of `sex`
   /// (the stricter figure when sex is not known).
@@ -71,7 +84,7 @@ public struct DonationRules: Sendable {
     capPerYear: [.plasma: 60, .platelets: 26, .doubleRed: 3],
     wholeBloodCapBySex: [.male: 6, .female: 4],
     minimumAge: 18, maximumAge: 68, maximumFirstDonationAge: 60, minimumWeightKg: 50,
-    doubleRedMinimumWeightKg: [.male: 70, .female: 70],
+    doubleRedMinimumWeightKg: [.male: 70, .female: 70], minimumHaemoglobinBySex: [.female: 12.5, .male: 13.5],
     source: "Transfusionsgesetz and Hämotherapie-Richtlinie (BÄK), as published on blutspende.de")
 
   static let unitedStates = DonationRules(
@@ -86,7 +99,7 @@ public struct DonationRules: Sendable {
     capPerYear: [.wholeBlood: 6, .plasma: 13, .platelets: 24, .doubleRed: 3],
     wholeBloodCapBySex: [:],
     minimumAge: 17, maximumAge: 120, maximumFirstDonationAge: 120, minimumWeightKg: 49.9,
-    doubleRedMinimumWeightKg: [.male: 59, .female: 68],
+    doubleRedMinimumWeightKg: [.male: 59, .female: 68], minimumHaemoglobinBySex: [.female: 12.5, .male: 13.0],
     source: "American Red Cross, donation frequency and eligibility (redcrossblood.org)")
 
   static let unitedKingdom = DonationRules(
@@ -101,6 +114,6 @@ public struct DonationRules: Sendable {
     capPerYear: [.platelets: 24, .plasma: 24, .doubleRed: 3],
     wholeBloodCapBySex: [:],
     minimumAge: 17, maximumAge: 70, maximumFirstDonationAge: 65, minimumWeightKg: 50,
-    doubleRedMinimumWeightKg: [.male: 59, .female: 68],
+    doubleRedMinimumWeightKg: [.male: 59, .female: 68], minimumHaemoglobinBySex: [.female: 12.5, .male: 13.5],
     source: "NHS Blood and Transplant, who can give blood (blood.co.uk)")
 }

@@ -12,15 +12,26 @@ extension DonationStore {
     public var kind: DonationKind?
     public var place: String?
     public var notes: String??
+    /// Figures given replace those stored; the others stay.
+    public var vitals: DonationVitals
+    /// Figures to remove: `hb`, `ferritin`, `bp`, `pulse`.
+    public var clearVitals: Set<String>
 
-    public init(at: Date? = nil, kind: DonationKind? = nil, place: String? = nil, notes: String?? = nil) {
+    public init(
+      at: Date? = nil, kind: DonationKind? = nil, place: String? = nil, notes: String?? = nil,
+      vitals: DonationVitals = .init(), clearVitals: Set<String> = []
+    ) {
       self.at = at
       self.kind = kind
       self.place = place
       self.notes = notes
+      self.vitals = vitals
+      self.clearVitals = clearVitals
     }
 
-    public var isEmpty: Bool { at == nil && kind == nil && place == nil && notes == nil }
+    public var isEmpty: Bool {
+      at == nil && kind == nil && place == nil && notes == nil && vitals.isEmpty && clearVitals.isEmpty
+    }
   }
 
   /// Changes the given fields of one donation and writes only those that differ. A completed
@@ -36,6 +47,17 @@ extension DonationStore {
       guard !donation.place.isEmpty else { throw DonationError.emptyPlace }
     }
     if let notes = changes.notes { donation.notes = notes.flatMap { $0.isEmpty ? nil : $0 } }
+    if !changes.vitals.isEmpty || !changes.clearVitals.isEmpty {
+      guard donation.status == .completed else {
+        throw DonationError.vitalsNeedDonation(status: donation.status.rawValue)
+      }
+      var vitals = changes.vitals.over(donation.vitals)
+      if changes.clearVitals.contains("hb") { vitals.haemoglobin = nil }
+      if changes.clearVitals.contains("ferritin") { vitals.ferritin = nil }
+      if changes.clearVitals.contains("bp") { (vitals.systolic, vitals.diastolic) = (nil, nil) }
+      if changes.clearVitals.contains("pulse") { vitals.pulse = nil }
+      donation.vitals = try vitals.validated()
+    }
     if let at = changes.at {
       switch donation.status {
       case .completed: donation.completedAt = at

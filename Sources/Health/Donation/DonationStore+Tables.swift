@@ -10,12 +10,17 @@ extension DonationStore {
       .text("status", "NOT NULL CHECK (status IN ('scheduled', 'completed', 'cancelled'))"),
       .text("scheduled_at"), .text("completed_at"), .text("place", "NOT NULL"), .text("notes"),
       .text("updated_at", "NOT NULL"),
+      // What the service measured: g/dL, ng/mL, mmHg, beats per minute.
+      .real("hb_g_dl"), .real("ferritin_ng_ml"), .integer("bp_systolic"), .integer("bp_diastolic"),
+      .integer("pulse_bpm"),
     ],
     constraints: [
       "PRIMARY KEY (account_id, id)",
       "CHECK (status <> 'completed' OR completed_at IS NOT NULL)",
       "CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)",
-    ], indexes: ["donation_account_date": "account_id, coalesce(completed_at, scheduled_at)"])
+    ],
+    // In the order history and export read, so neither sorts.
+    indexes: ["donation_account_date": "account_id, coalesce(completed_at, scheduled_at) DESC, id"])
 
   public static let questionnaires = Table(
     "questionnaire", comment: "Eligibility questionnaires as taken; reasons and answers are JSON.",

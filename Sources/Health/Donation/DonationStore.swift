@@ -17,7 +17,10 @@ public struct DonationStore {
     self.calendar = calendar
   }
 
-  static let columns = donations.list(["id", "kind", "status", "scheduled_at", "completed_at", "place", "notes"])
+  static let columns = donations.list([
+    "id", "kind", "status", "scheduled_at", "completed_at", "place", "notes", "hb_g_dl", "ferritin_ng_ml",
+    "bp_systolic", "bp_diastolic", "pulse_bpm",
+  ])
 
   /// Every donation, newest first.
   public func history() throws -> [Donation] {
@@ -134,7 +137,7 @@ public struct DonationStore {
 
   /// Marks a scheduled appointment as donated, at `at` or else at its own time (now, if that
   /// is still ahead).
-  public func complete(_ idOrPrefix: String?, at: Date?) throws -> Donation {
+  public func complete(_ idOrPrefix: String?, at: Date?, vitals: DonationVitals = .init()) throws -> Donation {
     var donation = try target(idOrPrefix)
     if at == nil, let scheduled = donation.scheduledAt, scheduled > now {
       throw DonationError.appointmentAhead(LocalDate(scheduled, in: calendar).description)
@@ -144,20 +147,22 @@ public struct DonationStore {
     try checkNoOther(on: when, kind: donation.kind, excluding: donation.id)
     donation.status = .completed
     donation.completedAt = when
+    donation.vitals = try vitals.validated().over(donation.vitals)
     try update(donation)
     return donation
   }
 
   /// Adds a donation made in the past (before Vital, or elsewhere).
-  public func record(at: Date, place: String, kind: DonationKind, notes: String?, force: Bool = false) throws
-    -> Donation
-  {
+  public func record(
+    at: Date, place: String, kind: DonationKind, notes: String?, vitals: DonationVitals = .init(), force: Bool = false
+  ) throws -> Donation {
     let place = place.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !place.isEmpty else { throw DonationError.emptyPlace }
     guard at <= now else { throw DonationError.completedInFuture }
+    let vitals = try vitals.validated()
     if !force { try checkNoOther(on: at, kind: kind) }
     let donation = Donation(
-      kind: kind, status: .completed, scheduledAt: nil, completedAt: at, place: place, notes: notes)
+      kind: kind, status: .completed, scheduledAt: nil, completedAt: at, place: place, notes: notes, vitals: vitals)
     try insert(donation)
     return donation
   }
@@ -194,12 +199,25 @@ public struct DonationStore {
   var replica: Replica { Replica(db: db, accountID: account.id, now: now) }
 
   static func fields(_ d: Donation) -> [String: DatabaseValue] {
+    Dictionary(uniqueKeysWithValues: zip(Dataset.donation.fields, values(d)))
+  }
+
+  /// A donation's synced fields in the order of `Dataset.donation.fields` (the table's), as bulk
+  /// inserts take them.
+  static func values(_ d: Donation) -> [DatabaseValue] {
     [
-      "kind": .text(d.kind.rawValue), "status": .text(d.status.rawValue),
-      "scheduled_at": seconds(d.scheduledAt).databaseValue, "completed_at": seconds(d.completedAt).databaseValue,
-      "place": .text(d.place), "notes": d.notes.databaseValue,
+      .text(d.kind.rawValue), .text(d.status.rawValue), seconds(d.scheduledAt).databaseValue,
+      seconds(d.completedAt).databaseValue, .text(d.place), d.notes.databaseValue, d.vitals.haemoglobin.databaseValue,
+      d.vitals.ferritin.databaseValue, d.vitals.systolic.databaseValue, d.vitals.diastolic.databaseValue,
+      d.vitals.pulse.databaseValue,
     ]
   }
+
+  /// What `values` lists, by name: checked against the table by a test.
+  static let valueOrder = [
+    "kind", "status", "scheduled_at", "completed_at", "place", "notes", "hb_g_dl", "ferritin_ng_ml", "bp_systolic",
+    "bp_diastolic", "pulse_bpm",
+  ]
 
   static func donation(_ row: Row) throws -> Donation {
     guard let kind = DonationKind(rawValue: try row.get("kind")),
@@ -209,7 +227,10 @@ public struct DonationStore {
     }
     return Donation(
       id: try row.get("id"), kind: kind, status: status, scheduledAt: try row.get("scheduled_at"),
-      completedAt: try row.get("completed_at"), place: try row.get("place"), notes: try row.get("notes"))
+      completedAt: try row.get("completed_at"), place: try row.get("place"), notes: try row.get("notes"),
+      vitals: DonationVitals(
+        haemoglobin: try row.get("hb_g_dl"), ferritin: try row.get("ferritin_ng_ml"),
+        systolic: try row.get("bp_systolic"), diastolic: try row.get("bp_diastolic"), pulse: try row.get("pulse_bpm")))
   }
 
   // MARK: Questionnaires
