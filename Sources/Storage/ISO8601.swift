@@ -22,9 +22,11 @@ public enum ISO8601 {
     string(from: date, offset: 0, fraction: true)
   }
 
-  /// `2026-12-01T09:30:00+01:00`: the form shown to users and printed in JSON.
+  /// `2026-12-01T09:30:00+01:00`: the form shown to users and printed in JSON. An offset with
+  /// seconds (local mean time before the 1890s) is written to the whole minute, and the local
+  /// time with it, so the text still names the same instant.
   public static func string(from date: Date, timeZone: TimeZone) -> String {
-    string(from: date, offset: timeZone.secondsFromGMT(for: date), fraction: false)
+    string(from: date, offset: timeZone.secondsFromGMT(for: date) / 60 * 60, fraction: false)
   }
 
   static func string(from date: Date, offset: Int, fraction: Bool) -> String {

@@ -20,6 +20,14 @@ import Testing
     #expect(ISO8601.string(from: winter, timeZone: kolkata) == "2026-12-01T14:00:00+05:30")
   }
 
+  @Test func anOffsetWithSecondsStillNamesTheSameInstant() throws {
+    // Berlin kept local mean time, +00:53:28, until April 1893.
+    let date = try #require(ISO8601.date(from: "1893-03-30T23:00:00Z"))
+    let text = ISO8601.string(from: date, timeZone: try #require(TimeZone(identifier: "Europe/Berlin")))
+    #expect(text == "1893-03-30T23:53:00+00:53")
+    #expect(ISO8601.date(from: text) == date)
+  }
+
   @Test func readsOffsetsAndFractions() throws {
     let utc = try #require(ISO8601.date(from: "2026-12-01T08:00:00Z"))
     #expect(ISO8601.date(from: "2026-12-01T09:00:00+01:00") == utc)
