@@ -9,6 +9,9 @@ public struct Dataset: Hashable, Sendable {
   public let key: String
   /// The synced columns, in the table's order: bulk inserts take values in this order.
   public let fields: [String]
+  /// Columns kept on this device only (blob bytes that travel on their own), neither key, owner
+  /// nor stamp.
+  public let local: [String]
   /// A column set to the write time on every local or remote write, if the table has one.
   let stamp: String?
   /// For rows that cover a stretch of time: the columns holding its start and end (UTC ISO 8601
@@ -38,6 +41,7 @@ public struct Dataset: Hashable, Sendable {
     self.table = table.name
     self.key = key
     self.fields = names.filter { !notSynced.contains($0) }
+    self.local = local
     self.stamp = stamp
     self.span = span
   }

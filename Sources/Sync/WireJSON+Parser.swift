@@ -1,266 +1,53 @@
+import Core
 import Foundation
 
-/// The byte-level reader behind `WireJSON`: one pass over the bytes, no intermediate objects.
-extension WireJSON {
-  struct Parser {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
-    var depth = 0
-
-    /// Calls `body` for each member of an object, positioned at its value.
-    mutating func members(_ body: (inout Parser, String) throws -> Void) throws {
-      skipSpace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw Malformed() }
-      index += 1
-      skipSpace()
-      if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-        index += 1
-        return
-      }
-      while true {
-        skipSpace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Malformed() }
-        let key = try string()
-        try expect(UInt8(ascii: ":"))
-        try body(&self, key)
-        skipSpace()
-        guard index < bytes.count else { throw Malformed() }
-        if bytes[index] == UInt8(ascii: ",") {
-          index += 1
-          continue
-        }
-        if bytes[index] == UInt8(ascii: "}") {
-          index += 1
-          return
-        }
-        throw Malformed()
+/// What a sync page holds beyond plain JSON: changes and their fields.
+extension JSONScanner {
+  mutating func change() throws -> WireChange {
+    var dataset: String?
+    var id: String?
+    var fields: [String: WireField] = [:]
+    var sawFields = false
+    try members { p, key in
+      switch key {
+      case "dataset":
+        guard case .string(let text) = try p.value() else { throw Malformed() }
+        dataset = text
+      case "id":
+        guard case .string(let text) = try p.value() else { throw Malformed() }
+        id = text
+      case "fields":
+        fields = try p.fields()
+        sawFields = true
+      default:
+        _ = try p.value()
       }
     }
+    guard let dataset, let id, sawFields else { throw Malformed() }
+    return WireChange(dataset: dataset, id: id, fields: fields)
+  }
 
-    /// Calls `body` for each element of an array.
-    mutating func elements(_ body: (inout Parser) throws -> Void) throws {
-      skipSpace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { throw Malformed() }
-      index += 1
-      skipSpace()
-      if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-        index += 1
-        return
-      }
-      while true {
-        try body(&self)
-        skipSpace()
-        guard index < bytes.count else { throw Malformed() }
-        if bytes[index] == UInt8(ascii: ",") {
-          index += 1
-          continue
-        }
-        if bytes[index] == UInt8(ascii: "]") {
-          index += 1
-          return
-        }
-        throw Malformed()
-      }
-    }
-
-    mutating func change() throws -> WireChange {
-      var dataset: String?
-      var id: String?
-      var fields: [String: WireField] = [:]
-      var sawFields = false
-      try members { p, key in
-        switch key {
-        case "dataset":
-          guard case .string(let text) = try p.value() else { throw Malformed() }
-          dataset = text
-        case "id":
-          guard case .string(let text) = try p.value() else { throw Malformed() }
-          id = text
-        case "fields":
-          fields = try p.fields()
-          sawFields = true
-        default:
-          _ = try p.value()
+  mutating func fields() throws -> [String: WireField] {
+    var fields: [String: WireField] = [:]
+    try members { p, name in
+      var value: WireValue?
+      var hlc: String?
+      try p.members { p, key in
+        let node = try p.value()
+        switch (key, node) {
+        case ("hlc", .string(let text)): hlc = text
+        case ("value", .null): value = .null
+        case ("value", .bool(let b)): value = .bool(b)
+        case ("value", .int(let i)): value = .int(i)
+        case ("value", .double(let d)): value = .double(d)
+        case ("value", .string(let text)): value = .string(text)
+        case ("value", _), ("hlc", _): throw Malformed()
+        default: break
         }
       }
-      guard let dataset, let id, sawFields else { throw Malformed() }
-      return WireChange(dataset: dataset, id: id, fields: fields)
+      guard let value, let hlc else { throw Malformed() }
+      fields[name] = WireField(value: value, hlc: hlc)
     }
-
-    mutating func fields() throws -> [String: WireField] {
-      var fields: [String: WireField] = [:]
-      try members { p, name in
-        var value: WireValue?
-        var hlc: String?
-        try p.members { p, key in
-          let node = try p.value()
-          switch (key, node) {
-          case ("hlc", .string(let text)): hlc = text
-          case ("value", .null): value = .null
-          case ("value", .bool(let b)): value = .bool(b)
-          case ("value", .int(let i)): value = .int(i)
-          case ("value", .double(let d)): value = .double(d)
-          case ("value", .string(let text)): value = .string(text)
-          case ("value", _), ("hlc", _): throw Malformed()
-          default: break
-          }
-        }
-        guard let value, let hlc else { throw Malformed() }
-        fields[name] = WireField(value: value, hlc: hlc)
-      }
-      return fields
-    }
-
-    mutating func skipSpace() {
-      while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
-    }
-
-    mutating func expect(_ byte: UInt8) throws {
-      skipSpace()
-      guard index < bytes.count, bytes[index] == byte else { throw Malformed() }
-      index += 1
-    }
-
-    mutating func value() throws -> Node {
-      skipSpace()
-      guard index < bytes.count else { throw Malformed() }
-      switch bytes[index] {
-      case UInt8(ascii: "{"): return try object()
-      case UInt8(ascii: "["): return try array()
-      case UInt8(ascii: "\""): return .string(try string())
-      case UInt8(ascii: "t"):
-        try literal("true")
-        return .bool(true)
-      case UInt8(ascii: "f"):
-        try literal("false")
-        return .bool(false)
-      case UInt8(ascii: "n"):
-        try literal("null")
-        return .null
-      default: return try number()
-      }
-    }
-
-    mutating func literal(_ word: StaticString) throws {
-      let count = word.utf8CodeUnitCount
-      guard index + count <= bytes.count else { throw Malformed() }
-      for i in 0..<count where bytes[index + i] != word.utf8Start[i] { throw Malformed() }
-      index += count
-    }
-
-    mutating func object() throws -> Node {
-      depth += 1
-      defer { depth -= 1 }
-      guard depth < 64 else { throw Malformed() }
-      var members: [(String, Node)] = []
-      try self.members { p, key in members.append((key, try p.value())) }
-      return .object(members)
-    }
-
-    mutating func array() throws -> Node {
-      depth += 1
-      defer { depth -= 1 }
-      guard depth < 64 else { throw Malformed() }
-      var items: [Node] = []
-      try elements { p in items.append(try p.value()) }
-      return .array(items)
-    }
-
-    mutating func string() throws -> String {
-      index += 1
-      let start = index
-      // Fast path: no escapes.
-      while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
-        guard bytes[index] >= 0x20 else { throw Malformed() }
-        index += 1
-      }
-      guard index < bytes.count else { throw Malformed() }
-      if bytes[index] == UInt8(ascii: "\"") {
-        defer { index += 1 }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-      }
-      var out = Array(bytes[start..<index])
-      while index < bytes.count {
-        let b = bytes[index]
-        if b == UInt8(ascii: "\"") {
-          index += 1
-          return String(decoding: out, as: UTF8.self)
-        }
-        guard b >= 0x20 else { throw Malformed() }
-        if b != UInt8(ascii: "\\") {
-          out.append(b)
-          index += 1
-          continue
-        }
-        guard index + 1 < bytes.count else { throw Malformed() }
-        let e = bytes[index + 1]
-        index += 2
-        switch e {
-        case UInt8(ascii: "\""): out.append(0x22)
-        case UInt8(ascii: "\\"): out.append(0x5C)
-        case UInt8(ascii: "/"): out.append(0x2F)
-        case UInt8(ascii: "b"): out.append(0x08)
-        case UInt8(ascii: "f"): out.append(0x0C)
-        case UInt8(ascii: "n"): out.append(0x0A)
-        case UInt8(ascii: "r"): out.append(0x0D)
-        case UInt8(ascii: "t"): out.append(0x09)
-        case UInt8(ascii: "u"):
-          var scalar = try hex4()
-          if (0xD800..<0xDC00).contains(scalar) {
-            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-            else { throw Malformed() }
-            index += 2
-            let low = try hex4()
-            guard (0xDC00..<0xE000).contains(low) else { throw Malformed() }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-          }
-          guard let unicode = Unicode.Scalar(scalar) else { throw Malformed() }
-          out.append(contentsOf: Array(String(Character(unicode)).utf8))
-        default: throw Malformed()
-        }
-      }
-      throw Malformed()
-    }
-
-    mutating func hex4() throws -> UInt32 {
-      guard index + 4 <= bytes.count else { throw Malformed() }
-      var value: UInt32 = 0
-      for _ in 0..<4 {
-        let b = bytes[index]
-        let digit: UInt32
-        switch b {
-        case 48...57: digit = UInt32(b - 48)
-        case 97...102: digit = UInt32(b - 87)
-        case 65...70: digit = UInt32(b - 55)
-        default: throw Malformed()
-        }
-        value = value * 16 + digit
-        index += 1
-      }
-      return value
-    }
-
-    mutating func number() throws -> Node {
-      let start = index
-      var integral = true
-      if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-      while index < bytes.count {
-        let b = bytes[index]
-        if b >= 48 && b <= 57 {
-          index += 1
-        } else if b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E") || b == UInt8(ascii: "+")
-          || b == UInt8(ascii: "-")
-        {
-          integral = false
-          index += 1
-        } else {
-          break
-        }
-      }
-      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-      if integral, let i = Int64(text) { return .int(i) }
-      guard let d = Double(text), d.isFinite else { throw Malformed() }
-      return .double(d)
-    }
+    return fields
   }
 }

@@ -1,26 +1,17 @@
+import Core
 import Foundation
 
 /// A small JSON reader and writer for sync pages, requests and stored records. JSONDecoder and
 /// JSONEncoder spend tens of microseconds per record on Codable bookkeeping; a page of a
 /// thousand records is read here in a few milliseconds.
 public enum WireJSON {
-  indirect enum Node {
-    case null
-    case bool(Bool)
-    case int(Int64)
-    case double(Double)
-    case string(String)
-    case array([Node])
-    case object([(String, Node)])
-  }
-
-  public struct Malformed: Error {}
+  public typealias Malformed = JSONScanner.Malformed
 
   /// Reads a sync request, `{"since", "changes": [...]}`. Anything this reader refuses is left
   /// to JSONDecoder by the caller, whose error says where the body went wrong.
   public static func syncRequest(_ data: Data) throws -> SyncRequest {
     try data.withUnsafeBytes { raw in
-      var p = Parser(bytes: raw.bindMemory(to: UInt8.self))
+      var p = JSONScanner(bytes: raw.bindMemory(to: UInt8.self))
       var changes: [WireChange]?
       var since: String?
       try p.members { p, key in
@@ -49,7 +40,7 @@ public enum WireJSON {
   public static func fields(_ text: String) throws -> [String: WireField] {
     var text = text
     return try text.withUTF8 { bytes in
-      var p = Parser(bytes: bytes)
+      var p = JSONScanner(bytes: bytes)
       let fields = try p.fields()
       p.skipSpace()
       guard p.index == p.bytes.count else { throw Malformed() }
@@ -86,29 +77,14 @@ public enum WireJSON {
     return Data((out + "]}").utf8)
   }
 
-  /// A JSON string literal; most need no escaping, so check first.
-  public static func quote(_ s: String) -> String {
-    if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + s + "\"" }
-    var out = "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
+  /// A JSON string literal.
+  public static func quote(_ s: String) -> String { JSONText.quote(s) }
 
   /// Reads a sync answer, `{"accepted", "changes": [...], "cursor", "has_more"}`, straight into
   /// changes, without building a tree first.
   public static func syncResponse(_ data: Data) throws -> SyncResponse {
     try data.withUnsafeBytes { raw in
-      var p = Parser(bytes: raw.bindMemory(to: UInt8.self))
+      var p = JSONScanner(bytes: raw.bindMemory(to: UInt8.self))
       var changes: [WireChange] = []
       var cursor: String?
       var hasMore: Bool?

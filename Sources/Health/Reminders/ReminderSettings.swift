@@ -44,4 +44,32 @@ public struct ReminderSettings {
       "INSERT OR REPLACE INTO reminder_source (account_id, source, enabled) VALUES (?, ?, ?)", account.id,
       source.rawValue, enabled)
   }
+
+  /// The settings as stored (source or `discreet`, on or off), by name: what an export carries.
+  public func stored() throws -> [(String, Bool)] {
+    try db.query("SELECT source, enabled FROM reminder_source WHERE account_id = ? ORDER BY source", account.id) {
+      (try $0.get(0, as: String.self), try $0.get(1, as: Bool.self))
+    }
+  }
+
+  /// Sets one stored setting by name, as an import does; unknown names are refused.
+  public func restore(_ name: String, enabled: Bool) throws {
+    guard name == Self.discreetKey || ReminderSource(rawValue: name) != nil else {
+      throw ReminderSettingsError.unknown(name)
+    }
+    try db.execute(
+      "INSERT OR REPLACE INTO reminder_source (account_id, source, enabled) VALUES (?, ?, ?)", account.id, name, enabled
+    )
+  }
+}
+
+public enum ReminderSettingsError: Error, CustomStringConvertible {
+  case unknown(String)
+
+  public var description: String {
+    switch self {
+    case .unknown(let name):
+      "unknown reminder setting '\(name.prefix(40))'; it may come from a newer Vital: update Vital and try again"
+    }
+  }
 }
