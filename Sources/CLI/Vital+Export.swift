@@ -5,12 +5,12 @@ import Health
 import Schema
 
 extension Vital {
-  enum ExportFormat: String, ExpressibleByArgument, CaseIterable { case json }
+  enum ExportFormat: String, ExpressibleByArgument, CaseIterable { case json, fhir }
 
   struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "export",
-      abstract: "Write every record of your account as one JSON document (docs/export-format.md).",
+      abstract: "Write every record of your account as one JSON document, or as a FHIR R4 bundle for other programs.",
       discussion: """
         The document holds your profile and avatar, donations with their vitals, questionnaire \
         results, periods, medications and doses, goals, health samples, workouts, activity \
@@ -18,17 +18,28 @@ extension Vital {
         before it, which 'vital import' checks. It holds health data in the clear: keep it as \
         safe as the database.
 
+        --format fhir writes a FHIR R4 Bundle (docs/fhir.md): you as the Patient (no email \
+        unless --with-contact), donations as Procedures with their measurements, daily steps, \
+        distance, weight and heart rate, medications with every dose, and periods. 'vital import' \
+        reads such a bundle back.
+
         Examples:
           vital export --out vital-export.json
           vital export --format json | gzip > vital-export.json.gz
           vital export --out vital-export.json --json     # says what was written
+          vital export --format fhir --since 2026-01-01 --out for-my-doctor.json
         """)
     @OptionGroup var global: GlobalOptions
-    @Option(help: "json: Vital's own format, which 'vital import' reads back (default).") var format: ExportFormat =
-      .json
+    @Option(help: "json: Vital's own format (default); fhir: a FHIR R4 Bundle.") var format: ExportFormat = .json
     @Option(help: "A file to write (default: stdout); written whole or not at all.") var out: String?
+    @Option(help: "With --format fhir: only what happened from this date (YYYY-MM-DD) on.") var since: String?
+    @Flag(help: "With --format fhir: your email as the Patient's contact.") var withContact = false
 
     func validate() throws {
+      if format == .json, since != nil || withContact {
+        throw ValidationError("--since and --with-contact go with --format fhir; the json export holds every record")
+      }
+      if let since, LocalDate(since) == nil { throw ValidationError("--since takes a date, YYYY-MM-DD") }
       if global.json, out == nil || out == "-" {
         throw ValidationError("--json describes what was written to a file; add --out FILE, or drop --json")
       }
@@ -38,8 +49,18 @@ extension Vital {
       let app = try App(global)
       let account = try app.requireAccount()
       let sink = try OutputSink(path: out, app: app)
-      let archive = RecordArchive(db: app.db, account: account, datasets: VitalSchema.datasets, now: app.now)
-      let counts = try archive.export { try sink.write(bytes: $0) }
+      let counts: RecordArchive.Counts
+      switch format {
+      case .json:
+        let archive = RecordArchive(db: app.db, account: account, datasets: VitalSchema.datasets, now: app.now)
+        counts = try archive.export { try sink.write(bytes: $0) }
+      case .fhir:
+        let records = try FHIRRecords.load(
+          db: app.db, account: account, now: app.now, calendar: app.calendar, since: since.flatMap { LocalDate($0) })
+        let bundle = FHIRBundle.make(records, options: .init(withContact: withContact))
+        try sink.write(bundle.serialized() + "\n")
+        counts = FHIRBundle.counts(bundle)
+      }
       try sink.finish()
       guard let out, out != "-" else { return }
       let json = JSON.object([
@@ -53,12 +74,17 @@ extension Vital {
   struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "import",
-      abstract: "Read a file written by 'vital export' into your account: all or nothing, idempotent by id.",
+      abstract:
+        "Read a file written by 'vital export' (json or fhir) into your account: all or nothing, idempotent by id.",
       discussion: """
         Records already here and equal are left alone, changed ones are updated field by field \
         (and sync as edits), new ones are added; a record deleted on this device stays deleted. \
         A file that was cut short or changed after the export is refused and nothing is written. \
         'vital undo' takes an import back.
+
+        A FHIR bundle written by 'vital export --format fhir' brings back the profile, donations \
+        with their measurements, periods, medications and the doses taken or skipped; daily totals \
+        are sums of health samples and are not imported.
 
         Examples:
           vital import vital-export.json
@@ -72,15 +98,29 @@ extension Vital {
       let account = try app.requireAccount()
       let handle = try InputFile.open(file)
       defer { try? handle.close() }
-      let archive = RecordArchive(db: app.db, account: account, datasets: VitalSchema.datasets, now: app.now)
-      let summary = try archive.importArchive { count in
-        guard let data = try handle.read(upToCount: count) else { return [] }
-        return [UInt8](data)
+      // Vital's own export streams; anything else is read whole and tried as a FHIR bundle.
+      var head: [UInt8]? = [UInt8](try handle.read(upToCount: 1 << 16) ?? Data())
+      let summary: RecordArchive.ImportSummary
+      if !head!.starts(with: Array("{\"format\":".utf8)),
+        case let rest = try handle.read(upToCount: Self.bundleLimit) ?? Data(),
+        head!.count + rest.count <= Self.bundleLimit, case let data = Data(head!) + rest, FHIRImport.isBundle(data)
+      {
+        summary = try FHIRImport(db: app.db, account: account, now: app.now).run(data)
+      } else {
+        let archive = RecordArchive(db: app.db, account: account, datasets: VitalSchema.datasets, now: app.now)
+        summary = try archive.importArchive { count in
+          if let first = head {
+            head = nil
+            return first
+          }
+          return [UInt8](try handle.read(upToCount: count) ?? Data())
+        }
       }
       let json = JSON.object([
         ("records", .int(summary.total(\.records))), ("inserted", .int(summary.total(\.inserted))),
         ("updated", .int(summary.total(\.updated))), ("unchanged", .int(summary.total(\.unchanged))),
         ("kept_deleted", .int(summary.total(\.keptDeleted))), ("settings", .int(summary.settings)),
+        ("skipped", .int(summary.skipped)),
         (
           "datasets",
           .object(
@@ -100,7 +140,11 @@ extension Vital {
         return "imported \(summary.total(\.records)) records: \(summary.total(\.inserted)) new, "
           + "\(summary.total(\.updated)) updated, \(summary.total(\.unchanged)) unchanged"
           + (kept > 0 ? ", \(kept) deleted here before (left deleted)" : "")
+          + (summary.skipped > 0 ? "; \(summary.skipped) resources of the bundle are not records Vital keeps" : "")
       }
     }
+
+    /// A FHIR bundle is read whole; Vital's own bundles of years of records stay far below this.
+    static let bundleLimit = 256 << 20
   }
 }

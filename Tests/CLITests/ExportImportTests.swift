@@ -20,13 +20,18 @@ import Testing
     try #require(run.status == 0, "\(run.stderr)")
   }
 
-  func ok(_ arguments: [String], stdin: String? = nil) throws {
+  func ok(_ arguments: [String], stdin: String? = nil) throws { try Self.ok(vital, arguments, stdin: stdin) }
+
+  static func ok(_ vital: VitalHome, _ arguments: [String], stdin: String? = nil) throws {
     let run = try vital.run(arguments, stdin: stdin)
     try #require(run.status == 0, "\(arguments): \(run.stderr)")
   }
 
-  /// A home with every kind of record the export carries.
-  func fillEveryKind() throws {
+  func fillEveryKind() throws { try Self.fillEveryKind(vital) }
+
+  /// A home with every kind of record the export carries, as of 2026-11-22 09:00 UTC.
+  static func fillEveryKind(_ vital: VitalHome) throws {
+    func ok(_ arguments: [String], stdin: String? = nil) throws { try Self.ok(vital, arguments, stdin: stdin) }
     try ok([
       "profile", "set", "--blood-type", "A+", "--sex", "female", "--weight-kg", "62.5", "--birth-date", "1990-04-01",
     ])
@@ -47,8 +52,8 @@ import Testing
     try ok(["cycle", "log", "--start", "2026-10-30", "--end", "2026-11-03"])
     try ok(["meds", "add", "Ramipril", "--at", "10:30", "--stock", "60"])
     try ok(["meds", "take", "ramipril"])
-    try ok(["health", "import", Self.fixtures + "/apple-health/ios17-export.zip"])
-    try ok(["health", "import", Self.fixtures + "/apple-health/healthkit-to-sqlite-export.xml"])
+    try ok(["health", "import", fixtures + "/apple-health/ios17-export.zip"])
+    try ok(["health", "import", fixtures + "/apple-health/healthkit-to-sqlite-export.xml"])
     try ok(["goals", "add", "--type", "steps", "--target", "8000"])
     try ok(["area", "watch", "add", "--lat", "52.52", "--lon", "13.405", "--label", "Home ✓"])
     try ok(["reminders", "enable", "cycle"])
@@ -138,7 +143,8 @@ import Testing
       (
         "tampered", Data(text.replacingOccurrences(of: "Zehlendorf", with: "Zehlendorg").utf8), "SHA-256 does not match"
       ),
-      ("foreign", Data("{\"resourceType\":\"Bundle\"}\n".utf8), "not a Vital export"),
+      ("foreign", Data("{\"resourceType\":\"Patient\"}\n".utf8), "neither a Vital export nor a FHIR bundle"),
+      ("empty-bundle", Data("{\"resourceType\":\"Bundle\",\"type\":\"collection\"}".utf8), "no entries"),
       ("newer", Data(text.replacingOccurrences(of: "\"version\":1,", with: "\"version\":9,").utf8), "newer Vital"),
       (
         "broken-line", Data(text.replacingOccurrences(of: "\"label\":", with: "\"label\"").utf8),

@@ -14,7 +14,7 @@ public enum ArchiveError: Error, CustomStringConvertible, Equatable {
     switch self {
     case .notAnExport:
       return
-        "this is not a Vital export (it does not start with {\"format\":\"vital-export\"); write one with 'vital export --format json'"
+        "this is neither a Vital export nor a FHIR bundle (it does not start with {\"format\":\"vital-export\"); write one with 'vital export'"
     case .newerVersion(let version):
       return "this export is of version \(version), written by a newer Vital; update Vital and import it again"
     case .malformed(let line, let what):

@@ -18,6 +18,8 @@ extension RecordArchive {
 
     public var parts: [Part] = []
     public var settings = 0
+    /// Resources of a FHIR bundle read but not imported (daily totals, missed doses, others').
+    public var skipped = 0
 
     public func total(_ count: KeyPath<Part, Int>) -> Int { parts.reduce(0) { $0 + $1[keyPath: count] } }
   }

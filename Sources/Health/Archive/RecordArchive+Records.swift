@@ -9,61 +9,20 @@ extension RecordArchive {
   func importRecords(
     _ dataset: Dataset, _ columns: [String], _ reader: inout ArchiveReader
   ) throws -> (ImportSummary.Part, last: Bool) {
-    var part = ImportSummary.Part(dataset: dataset.name)
-    let replica = Replica(db: db, accountID: account.id, now: now)
     let singleton = singletonID(dataset)
-    let slots = dataset.fields.map { columns.firstIndex(of: $0) }
-    let local = Set(dataset.local)
-    // An account with none of these records yet (a fresh home) needs no look-up per record.
-    let empty =
-      try db.scalar(Int.self, "SELECT EXISTS (SELECT 1 FROM \(dataset.table) WHERE account_id = ?)", account.id) == 0
-    let select =
-      "SELECT \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?"
-    var pending: [(id: String, values: [DatabaseValue])] = []
-    func flush() throws {
-      let inserted = try replica.insertNew(dataset, pending)
-      part.inserted += inserted
-      part.keptDeleted += pending.count - inserted
-      pending.removeAll(keepingCapacity: true)
-    }
+    var merge = try RecordMerge(
+      dataset, columns: columns, replica: Replica(db: db, accountID: account.id, now: now),
+      oneByOne: singleton != nil)
     while true {
       guard var line = try reader.next() else { throw ArchiveError.truncated(line: reader.line) }
       if line == Self.closing || line == Self.closingLast {
-        try flush()
-        return (part, line == Self.closingLast)
+        try merge.finish()
+        return (merge.part, line == Self.closingLast)
       }
       if line.last == UInt8(ascii: ",") { line.removeLast() }
       let (fileID, values) = try record(line, reader.line, columns)
       guard let id = singleton ?? fileID else { throw ArchiveError.malformed(line: reader.line, "a record without id") }
-      part.records += 1
-      let stored =
-        empty && singleton == nil
-        ? nil : try db.queryFirst(select, id, account.id) { row in (0..<columns.count).map { row[$0] } }
-      if let stored {
-        var changed: [String: DatabaseValue] = [:]
-        var untracked: [String: DatabaseValue] = [:]
-        for (i, column) in columns.enumerated() where stored[i] != values[i] {
-          if local.contains(column) { untracked[column] = values[i] } else { changed[column] = values[i] }
-        }
-        if changed.isEmpty && untracked.isEmpty {
-          part.unchanged += 1
-        } else {
-          try replica.write(dataset, id: id, changed, untracked: untracked)
-          part.updated += 1
-        }
-      } else if !local.isEmpty || singleton != nil {
-        // Avatars and the profile: a handful of records, each with bytes or an id of its own.
-        var fields: [String: DatabaseValue] = [:]
-        var untracked: [String: DatabaseValue] = [:]
-        for (i, column) in columns.enumerated() {
-          if local.contains(column) { untracked[column] = values[i] } else { fields[column] = values[i] }
-        }
-        try replica.write(dataset, id: id, fields, untracked: untracked)
-        part.inserted += 1
-      } else {
-        pending.append((id, slots.map { $0.map { values[$0] } ?? .null }))
-        if pending.count == 4096 { try flush() }
-      }
+      try merge.put(id: id, values)
     }
   }
 

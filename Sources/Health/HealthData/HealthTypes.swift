@@ -8,6 +8,8 @@ public enum HealthType {
   public static let exerciseTime = "HKQuantityTypeIdentifierAppleExerciseTime"
   public static let menstrualFlow = "HKCategoryTypeIdentifierMenstrualFlow"
   public static let running = "HKWorkoutActivityTypeRunning"
+  public static let bodyMass = "HKQuantityTypeIdentifierBodyMass"
+  public static let heartRate = "HKQuantityTypeIdentifierHeartRate"
 
   /// The short names `vital health add --type` takes, with the identifier and unit they store.
   public static let manual: [(name: String, type: String, unit: String)] = [
@@ -19,6 +21,8 @@ public enum HealthType {
   /// Metres per unit of length; kilocalories per unit of energy; seconds per unit of time.
   static let metres: [String: Double] = ["m": 1, "km": 1000, "cm": 0.01, "mi": 1609.344, "ft": 0.3048, "yd": 0.9144]
   static let kilocalories: [String: Double] = ["kcal": 1, "Cal": 1, "cal": 0.001, "kJ": 1 / 4.184, "J": 1 / 4184]
+  /// Kilograms per unit of body mass.
+  static let kilograms: [String: Double] = ["kg": 1, "g": 0.001, "lb": 0.45359237, "st": 6.35029318]
   static let seconds: [String: Double] = ["s": 1, "min": 60, "hr": 3600, "h": 3600, "ms": 0.001]
 
   /// A value in Vital's unit for its type: distances in metres, energy in kilocalories.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A JSON document with keys in the order the CLI contract lists them.
+/// A JSON document with keys in the order they are given: the CLI contract lists them so, and
+/// FHIR resources read best with `resourceType` first.
 public enum JSON: Equatable, Sendable {
   case null
   case bool(Bool)

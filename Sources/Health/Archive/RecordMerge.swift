@@ -1,0 +1,86 @@
+import Foundation
+import Replication
+import Storage
+
+/// Puts records of one dataset into an account as an import does, through the synced write
+/// path: new ones in bulk, changed ones field by field, equal ones left alone, ones deleted here
+/// left deleted. `finish()` writes what is still pending.
+struct RecordMerge {
+  let dataset: Dataset
+  /// The columns each record gives values for, in order: some or all of `dataset.fields` and
+  /// `dataset.local`.
+  let columns: [String]
+  private let replica: Replica
+  private let db: Database
+  private let slots: [Int?]
+  private let local: Set<String>
+  private let empty: Bool
+  private let select: String
+  /// Records that need a write of their own: with local columns (bytes), or the profile.
+  private let oneByOne: Bool
+  private var pending: [(id: String, values: [DatabaseValue])] = []
+  private(set) var part: RecordArchive.ImportSummary.Part
+
+  init(_ dataset: Dataset, columns: [String], replica: Replica, oneByOne: Bool = false) throws {
+    self.dataset = dataset
+    self.columns = columns
+    self.replica = replica
+    db = replica.db
+    slots = dataset.fields.map { columns.firstIndex(of: $0) }
+    local = Set(dataset.local)
+    self.oneByOne = oneByOne || !dataset.local.isEmpty
+    // An account with none of these records yet (a fresh home) needs no look-up per record.
+    empty =
+      try db.scalar(
+        Int.self, "SELECT EXISTS (SELECT 1 FROM \(dataset.table) WHERE account_id = ?)", replica.accountID) == 0
+    select =
+      "SELECT \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?"
+    part = .init(dataset: dataset.name)
+  }
+
+  /// `values` follow `columns`; a new record takes the fields not among them from `rest`.
+  mutating func put(id: String, _ values: [DatabaseValue], rest: [String: DatabaseValue] = [:]) throws {
+    precondition(values.count == columns.count, "one value per column")
+    part.records += 1
+    let stored =
+      empty && !oneByOne
+      ? nil
+      : try db.queryFirst(select, id, replica.accountID) { row in
+        (0..<columns.count).map { row[$0] }
+      }
+    if let stored {
+      var changed: [String: DatabaseValue] = [:]
+      var untracked: [String: DatabaseValue] = [:]
+      for (i, column) in columns.enumerated() where stored[i] != values[i] {
+        if local.contains(column) { untracked[column] = values[i] } else { changed[column] = values[i] }
+      }
+      if changed.isEmpty && untracked.isEmpty {
+        part.unchanged += 1
+      } else {
+        try replica.write(dataset, id: id, changed, untracked: untracked)
+        part.updated += 1
+      }
+    } else if oneByOne {
+      var fields: [String: DatabaseValue] = [:]
+      var untracked: [String: DatabaseValue] = [:]
+      for (column, value) in rest where dataset.fields.contains(column) { fields[column] = value }
+      for (i, column) in columns.enumerated() {
+        if local.contains(column) { untracked[column] = values[i] } else { fields[column] = values[i] }
+      }
+      try replica.write(dataset, id: id, fields, untracked: untracked)
+      part.inserted += 1
+    } else {
+      pending.append(
+        (id, zip(dataset.fields, slots).map { field, slot in slot.map { values[$0] } ?? rest[field] ?? .null }))
+      if pending.count == 4096 { try finish() }
+    }
+  }
+
+  mutating func finish() throws {
+    guard !pending.isEmpty else { return }
+    let inserted = try replica.insertNew(dataset, pending)
+    part.inserted += inserted
+    part.keptDeleted += pending.count - inserted
+    pending.removeAll(keepingCapacity: true)
+  }
+}
