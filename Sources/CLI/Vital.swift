@@ -16,7 +16,7 @@ struct Vital: AsyncParsableCommand {
     version: "vital \(version) (SQLite \(Database.sqliteVersion))",
     subcommands: [
       AccountCommand.self, ProfileCommand.self, Donor.self, Cycle.self, Meds.self, HealthCommand.self, Goals.self,
-      AreaCommand.self, Reminders.self, Export.self, Import.self, Undo.self,
+      AreaCommand.self, Reminders.self, Export.self, Import.self, Report.self, Undo.self,
       RemotePassthrough.self,
       SyncPassthrough.self, Serve.self,
       DB.self,

@@ -1,0 +1,95 @@
+import Core
+import Foundation
+
+extension ReportCharts {
+  /// The last 90 days as a calendar: a column per week, a row per weekday, each day coloured by
+  /// the share of its due doses that were taken.
+  static func adherence(_ data: ReportData) -> SVGChart? {
+    let due = data.adherence.reduce(0) { $0 + $1.due }
+    guard due > 0, let first = data.adherence.first?.day else { return nil }
+    let taken = data.adherence.reduce(0) { $0 + $1.taken }
+    let share = Int((Double(taken) / Double(due) * 100).rounded())
+    var chart = SVGChart(
+      name: "adherence", title: "Doses taken, last 90 days",
+      summary: "\(taken) of \(due) due doses taken (\(share) %) from \(first) to \(data.adherence.last!.day)",
+      height: 190)
+    let cell = 13.0
+    // Monday is row 0: ordinal 0 (1970-01-01) was a Thursday.
+    func weekday(_ day: LocalDate) -> Int { ((day.ordinal % 7) + 10) % 7 }
+    let firstMonday = first.ordinal - weekday(first)
+    for (i, name) in ["Mon", "", "Wed", "", "Fri", "", "Sun"].enumerated() where !name.isEmpty {
+      chart.add(
+        #"<text class="tick" x="\#(f(chart.left - 6))" y="\#(f(chart.top + cell * Double(i) + 10))" text-anchor="end">\#(name)</text>"#
+      )
+    }
+    var lastMonth = 0
+    var lastLabelX = -100.0
+    for entry in data.adherence {
+      let column = Double((entry.day.ordinal - firstMonday) / 7)
+      let x = chart.left + column * (cell + 2)
+      let y = chart.top + Double(weekday(entry.day)) * (cell + 2)
+      let level =
+        entry.due == 0
+        ? "none" : ["0", "1", "2", "3", "4"][min(4, Int(Double(entry.taken) / Double(entry.due) * 4))]
+      let label = entry.due == 0 ? "no doses due" : "\(entry.taken) of \(entry.due) taken"
+      chart.add(
+        #"<rect class="day level-\#(level)" x="\#(f(x))" y="\#(f(y))" width="\#(f(cell))" height="\#(f(cell))"><title>\#(entry.day): \#(label)</title></rect>"#
+      )
+      if entry.day.month != lastMonth, x - lastLabelX > 50 {
+        lastMonth = entry.day.month
+        lastLabelX = x
+        chart.add(
+          #"<text class="tick" x="\#(f(x))" y="\#(f(chart.top + 7 * (cell + 2) + 12))">\#(entry.day.description.prefix(7))</text>"#
+        )
+      }
+    }
+    let legendY = chart.top + 7 * (cell + 2) + 30
+    chart.add(
+      #"<text class="axis-label" x="\#(f(chart.left))" y="\#(f(legendY + 10))">share of due doses taken (%):</text>"#)
+    for (i, (level, text)) in [("none", "none due"), ("0", "0"), ("1", "25"), ("2", "50"), ("3", "75"), ("4", "100")]
+      .enumerated()
+    {
+      let x = chart.left + 190 + Double(i) * 62
+      chart.add(
+        #"<rect class="day level-\#(level)" x="\#(f(x))" y="\#(f(legendY))" width="\#(f(cell))" height="\#(f(cell))"/>"#
+      )
+      chart.add(#"<text class="tick" x="\#(f(x + cell + 4))" y="\#(f(legendY + 10))">\#(text)</text>"#)
+    }
+    return chart
+  }
+
+  /// Steps per day as bars, green where the goal was met, and the goal as a line.
+  static func steps(_ data: ReportData) -> SVGChart? {
+    guard !data.steps.isEmpty else { return nil }
+    let range = Double(data.from.ordinal)...Double(data.to.ordinal + 1)
+    let high = max(data.steps.map(\.steps).max()!, data.stepsGoal ?? 0)
+    let ticks = niceTicks(low: 0, high: high)
+    let yRange = 0...ticks.last!
+    let met = data.stepsGoal.map { goal in data.steps.count { $0.steps >= goal } }
+    let mean = Int((data.steps.map(\.steps).reduce(0, +) / Double(data.steps.count)).rounded())
+    var summary = "\(data.steps.count) days with steps, \(mean) a day on average"
+    if let goal = data.stepsGoal, let met { summary += "; goal of \(Int(goal)) met on \(met) days" }
+    var chart = SVGChart(name: "steps", title: "Steps per day", summary: summary)
+    chart.axes(
+      x: "date", xTicks: dateTicks(range, chart: chart), y: "steps per day",
+      yTicks: ticks.map { (chart.y($0, in: yRange), $0 >= 1000 ? "\(Int($0 / 1000))k" : String(Int($0))) })
+    let width = max(0.6, chart.plotWidth / (range.upperBound - range.lowerBound) * 0.8)
+    for (day, steps) in data.steps {
+      let top = chart.y(steps, in: yRange)
+      let met = data.stepsGoal.map { steps >= $0 } ?? false
+      chart.add(
+        #"<rect class="bar\#(met ? " met" : "")" x="\#(f(chart.x(Double(day.ordinal), in: range)))" y="\#(f(top))" width="\#(f(width))" height="\#(f(chart.top + chart.plotHeight - top))"><title>\#(day): \#(Int(steps)) steps</title></rect>"#
+      )
+    }
+    if let goal = data.stepsGoal {
+      let y = chart.y(goal, in: yRange)
+      chart.add(
+        #"<line class="goal" x1="\#(f(chart.left))" y1="\#(f(y))" x2="\#(f(chart.left + chart.plotWidth))" y2="\#(f(y))"/>"#
+      )
+      chart.add(
+        #"<text class="marker-label" x="\#(f(chart.left + chart.plotWidth))" y="\#(f(y - 4))" text-anchor="end">goal \#(Int(goal))</text>"#
+      )
+    }
+    return chart
+  }
+}

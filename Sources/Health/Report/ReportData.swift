@@ -1,0 +1,96 @@
+import Core
+import Foundation
+import Storage
+
+/// What `vital report` shows, gathered once from the stores; the page is a pure function of it.
+public struct ReportData: Sendable {
+  public var from: LocalDate
+  public var to: LocalDate
+  public var today: LocalDate
+  public var profile = Profile()
+  public var email = ""
+  public var donations: [Donation] = []
+  public var nextEligible: LocalDate?
+  public var periods: [Period] = []
+  public var nextPeriod: LocalDate?
+  public var medications: [MedicationRow] = []
+  /// The last 90 days to `to`: per day, doses taken and doses due (taken, skipped or missed).
+  public var adherence: [(day: LocalDate, taken: Int, due: Int)] = []
+  public var steps: [(day: LocalDate, steps: Double)] = []
+  public var stepsGoal: Double?
+  public var places: [(label: String, phase: Phase?)] = []
+
+  public struct MedicationRow: Equatable, Sendable {
+    public var name: String
+    public var dose: String
+    public var schedule: String
+    public var since: LocalDate
+    public var stock: Int?
+  }
+
+  public init(from: LocalDate, to: LocalDate, today: LocalDate) {
+    self.from = from
+    self.to = to
+    self.today = today
+  }
+
+  /// Everything from `from` to `to` (both local dates, to the end of `to`).
+  public static func load(
+    db: Database, account: Account, now: Date, calendar: Calendar, from: LocalDate, to: LocalDate
+  ) throws -> ReportData {
+    var data = ReportData(from: from, to: to, today: LocalDate(now, in: calendar))
+    let start = from.start(in: calendar)
+    let end = to.adding(days: 1, in: calendar).start(in: calendar)
+    data.profile = try ProfileStore(db: db, account: account, now: now).load()
+    data.email = account.email
+    let donations = DonationStore(db: db, account: account, now: now, calendar: calendar)
+    data.donations = try donations.history()
+      .filter { $0.status == .completed && $0.completedAt.map { $0 >= start && $0 < end } == true }
+      .sorted { ($0.completedAt ?? .distantPast) < ($1.completedAt ?? .distantPast) }
+    data.nextEligible = try donations.status(profile: data.profile).nextEligible
+
+    let periods = PeriodStore(db: db, account: account, now: now, calendar: calendar)
+    let all = try periods.list()
+    data.periods = all.filter { $0.start <= to && ($0.end ?? data.today) >= from }
+    data.nextPeriod = all.count >= 1 ? try? periods.predict(count: 1).next.first?.start : nil
+
+    let meds = MedicationStore(db: db, account: account, now: now, calendar: calendar)
+    for m in try meds.list().sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {
+      data.medications.append(
+        MedicationRow(
+          name: m.name,
+          dose: m.steps.map { "tapering: " + $0.map(\.description).joined(separator: ", ") } ?? m.dose ?? "",
+          schedule: m.asNeeded
+            ? "as needed"
+            : m.times.map(\.description).joined(separator: ", ")
+              + (m.days.map { " on " + $0.map(\.name).joined(separator: ", ") } ?? " daily"),
+          since: LocalDate(m.plans.first?.since ?? m.since, in: calendar), stock: try meds.currentStock(m)))
+    }
+    let first = to.adding(days: -89, in: calendar)
+    var byDay: [LocalDate: (Int, Int)] = [:]
+    for dose in try meds.history() where dose.status != .pending {
+      let day = LocalDate(dose.scheduledAt, in: calendar)
+      guard day >= first && day <= to else { continue }
+      let (taken, due) = byDay[day] ?? (0, 0)
+      byDay[day] = (taken + (dose.status == .taken ? 1 : 0), due + 1)
+    }
+    var day = first
+    while day <= to {
+      let (taken, due) = byDay[day] ?? (0, 0)
+      data.adherence.append((day, taken, due))
+      day = day.adding(days: 1, in: calendar)
+    }
+
+    let counted = try HealthTotals(db: db, accountID: account.id, now: now).counted(
+      [.steps], days: from...to, in: calendar)
+    data.steps = counted.compactMap { day, measures in
+      measures[.steps].map { (day, $0.values.reduce(0, +).rounded()) }
+    }.filter { $0.steps > 0 }.sorted { $0.day < $1.day }
+    data.stepsGoal = try GoalStore(db: db, account: account, now: now, calendar: calendar).list()
+      .filter { $0.kind == .steps }.map(\.target).min()
+
+    let areas = AreaStore(db: db, account: account, now: now)
+    data.places = try areas.watches().map { ($0.label, try areas.phase(at: $0.point)) }
+    return data
+  }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// An inline SVG chart: a plot area with axes, their labels with units, a title and a text
+/// alternative for screen readers (`role="img"`, `aria-label`, `<title>`, `<desc>`).
+struct SVGChart {
+  let name: String
+  let title: String
+  let summary: String
+  let width = 680.0
+  let height: Double
+  let left = 56.0
+  let right = 16.0
+  let top = 16.0
+  let bottom = 44.0
+  private(set) var body = ""
+
+  init(name: String, title: String, summary: String, height: Double = 220) {
+    self.name = name
+    self.title = title
+    self.summary = summary
+    self.height = height
+  }
+
+  var plotWidth: Double { width - left - right }
+  var plotHeight: Double { height - top - bottom }
+
+  /// Maps `value` in `range` onto the plot's x (left to right) or y (bottom to top).
+  func x(_ value: Double, in range: ClosedRange<Double>) -> Double {
+    let span = range.upperBound - range.lowerBound
+    return left + (span > 0 ? (value - range.lowerBound) / span : 0.5) * plotWidth
+  }
+
+  func y(_ value: Double, in range: ClosedRange<Double>) -> Double {
+    let span = range.upperBound - range.lowerBound
+    return top + plotHeight - (span > 0 ? (value - range.lowerBound) / span : 0.5) * plotHeight
+  }
+
+  mutating func add(_ element: String) { body += element + "\n" }
+
+  /// The axes, with `ticks` labelled on each, and what each measures.
+  mutating func axes(
+    x label: String, xTicks: [(Double, String)], y yLabel: String, yTicks: [(Double, String)]
+  ) {
+    let baseY = top + plotHeight
+    add(#"<line class="axis" x1="\#(f(left))" y1="\#(f(baseY))" x2="\#(f(left + plotWidth))" y2="\#(f(baseY))"/>"#)
+    add(#"<line class="axis" x1="\#(f(left))" y1="\#(f(top))" x2="\#(f(left))" y2="\#(f(baseY))"/>"#)
+    for (position, text) in xTicks {
+      add(
+        #"<text class="tick" x="\#(f(position))" y="\#(f(baseY + 14))" text-anchor="middle">\#(escaped(text))</text>"#)
+    }
+    for (position, text) in yTicks {
+      add(
+        #"<line class="grid" x1="\#(f(left))" y1="\#(f(position))" x2="\#(f(left + plotWidth))" y2="\#(f(position))"/>"#
+      )
+      add(#"<text class="tick" x="\#(f(left - 6))" y="\#(f(position + 4))" text-anchor="end">\#(escaped(text))</text>"#)
+    }
+    add(
+      #"<text class="axis-label" x="\#(f(left + plotWidth / 2))" y="\#(f(height - 6))" text-anchor="middle">\#(escaped(label))</text>"#
+    )
+    add(
+      #"<text class="axis-label" x="12" y="\#(f(top + plotHeight / 2))" text-anchor="middle" transform="rotate(-90 12 \#(f(top + plotHeight / 2)))">\#(escaped(yLabel))</text>"#
+    )
+  }
+
+  var svg: String {
+    let id = "chart-\(name)"
+    return """
+      <figure class="chart">
+      <svg role="img" data-chart="\(name)" aria-labelledby="\(id)-title \(id)-desc" aria-label="\(escaped(title)): \(escaped(summary))" viewBox="0 0 \(f(width)) \(f(height))" width="100%" preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg">
+      <title id="\(id)-title">\(escaped(title))</title>
+      <desc id="\(id)-desc">\(escaped(summary))</desc>
+      \(body)</svg>
+      <figcaption>\(escaped(summary))</figcaption>
+      </figure>
+      """
+  }
+}
+
+/// A number for SVG coordinates: one decimal is finer than a printed dot.
+func f(_ value: Double) -> String { String(format: "%.1f", value) }
+
+/// Text for HTML element content and attribute values.
+func escaped(_ text: String) -> String {
+  var out = ""
+  out.reserveCapacity(text.utf8.count)
+  for c in text {
+    switch c {
+    case "&": out += "&amp;"
+    case "<": out += "&lt;"
+    case ">": out += "&gt;"
+    case "\"": out += "&quot;"
+    case "'": out += "&#39;"
+    default: out.append(c)
+    }
+  }
+  return out
+}
+
+/// Ticks for a value axis: about `count` round steps from 0 (or the low end) to past `high`.
+func niceTicks(low: Double, high: Double, count: Int = 4) -> [Double] {
+  let span = max(high - low, 1e-9)
+  let raw = span / Double(count)
+  let magnitude = pow(10, floor(log10(raw)))
+  let step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
+  var ticks: [Double] = []
+  var value = (low / step).rounded(.down) * step
+  while value <= high + step * 0.001 {
+    ticks.append(value)
+    value += step
+  }
+  if let last = ticks.last, last < high { ticks.append(last + step) }
+  return ticks
+}
