@@ -30,6 +30,14 @@ extension Database {
     return result
   }
 
+  /// Runs `body` in a transaction of its own, or, inside one already, as part of it: without a
+  /// savepoint, whose journal a bulk write of millions of rows would fill for nothing when the
+  /// caller undoes everything on a failure anyway.
+  @discardableResult
+  public func transactionOrPart<T>(_ body: (Database) throws -> T) throws -> T {
+    transactionDepth > 0 ? try body(self) : try transaction(.immediate, body)
+  }
+
   private func savepoint<T>(_ body: (Database) throws -> T) throws -> T {
     let name = "vital_sp\(transactionDepth)"
     try execute("SAVEPOINT \(name)")
@@ -46,5 +54,13 @@ extension Database {
       }
       throw error
     }
+  }
+
+  /// Statement and savepoint journals in memory instead of temporary files, for a transaction
+  /// that writes millions of rows in batches (an import): each batch's savepoint otherwise
+  /// writes every page it touches to a file first, several times the database's own writes.
+  /// These journals hold the pages of one batch, not of the whole transaction.
+  public func keepJournalsInMemory() throws {
+    try execute("PRAGMA temp_store = MEMORY")
   }
 }

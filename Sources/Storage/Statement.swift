@@ -105,6 +105,9 @@ public final class Statement {
     while try step() {}
   }
 
+  /// The row `step()` stopped on, for a statement stepped by hand (`RETURNING` in a bulk write).
+  public var row: Row { Row(statement: self) }
+
   /// Readies the statement to run again. Bindings stay until rebound: `bind` always sets every
   /// parameter, so clearing them first would be wasted work; a bulk insert binds what stays the
   /// same once and rebinds only what changes.

@@ -30,6 +30,7 @@ extension RecordArchive {
   /// already here and equal are left alone, so importing twice changes nothing.
   public func importArchive(read: @escaping (Int) throws -> [UInt8]) throws -> ImportSummary {
     var reader = ArchiveReader(read: read)
+    try db.keepJournalsInMemory()
     return try db.transaction { _ in
       var summary = ImportSummary()
       try readHeader(&reader)

@@ -95,6 +95,7 @@ extension DonationStore {
     }
 
     var summary = ImportSummary()
+    try db.keepJournalsInMemory()
     try db.transaction { db in
       if let row = scheduledRows.first, let current = try scheduled(), current.id != row.donation.id {
         throw ImportError.row(
@@ -120,6 +121,10 @@ extension DonationStore {
           summary.updated += 1
         }
       }
+      // In id order the keys of `donation` and `sync_row` grow as they are written: each insert
+      // lands on the page the last one did, instead of a random page of a table larger than the
+      // cache (ids are random UUIDs).
+      new.sort { $0.id < $1.id }
       summary.inserted = try replica.insertNew(.donation, new)
       summary.keptDeleted = new.count - summary.inserted
     }
