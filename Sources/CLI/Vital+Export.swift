@@ -103,9 +103,9 @@ extension Vital {
       let summary: RecordArchive.ImportSummary
       if !head!.starts(with: Array("{\"format\":".utf8)),
         case let rest = try handle.read(upToCount: Self.bundleLimit) ?? Data(),
-        head!.count + rest.count <= Self.bundleLimit, case let data = Data(head!) + rest, FHIRImport.isBundle(data)
+        head!.count + rest.count <= Self.bundleLimit, let bundle = FHIRImport.Bundle(Data(head!) + rest)
       {
-        summary = try FHIRImport(db: app.db, account: account, now: app.now).run(data)
+        summary = try FHIRImport(db: app.db, account: account, now: app.now).run(bundle)
       } else {
         let archive = RecordArchive(db: app.db, account: account, datasets: VitalSchema.datasets, now: app.now)
         summary = try archive.importArchive { count in

@@ -21,17 +21,21 @@ public struct FHIRImport {
 
   typealias Resource = [String: Any]
 
-  /// Whether `data` looks like a FHIR bundle (its first member names the resource type).
-  public static func isBundle(_ data: Data) -> Bool {
-    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
-    return object["resourceType"] as? String == "Bundle"
+  /// A parsed FHIR bundle, or nil when `data` is not JSON of one.
+  public struct Bundle: @unchecked Sendable {
+    let object: [String: Any]
+
+    public init?(_ data: Data) {
+      guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        object["resourceType"] as? String == "Bundle"
+      else { return nil }
+      self.object = object
+    }
   }
 
   /// All or nothing: one transaction; a resource Vital cannot read refuses the whole bundle.
-  public func run(_ data: Data) throws -> RecordArchive.ImportSummary {
-    guard let bundle = try? JSONSerialization.jsonObject(with: data) as? Resource,
-      bundle["resourceType"] as? String == "Bundle"
-    else { throw FHIRImportError.notABundle }
+  public func run(_ parsed: Bundle) throws -> RecordArchive.ImportSummary {
+    let bundle = parsed.object
     guard let entries = bundle["entry"] as? [Resource], !entries.isEmpty else { throw FHIRImportError.noEntries }
     var resources: [(url: String?, resource: Resource, index: Int)] = []
     for (index, entry) in entries.enumerated() {
@@ -43,7 +47,7 @@ public struct FHIRImport {
     let replica = Replica(db: db, accountID: account.id, now: now)
     return try db.transaction { _ in
       var summary = RecordArchive.ImportSummary()
-      var reader = FHIRReader(resources: resources)
+      var reader = FHIRReader(resources: resources, now: now)
       if let profile = try reader.profile() {
         var merge = try RecordMerge(.profile, columns: profile.columns, replica: replica, oneByOne: true)
         try merge.put(id: ProfileStore(db: db, account: account, now: now).profileID, profile.values)
@@ -63,14 +67,11 @@ public struct FHIRImport {
 }
 
 public enum FHIRImportError: Error, CustomStringConvertible, Equatable {
-  case notABundle
   case noEntries
   case entry(Int, String)
 
   public var description: String {
     switch self {
-    case .notABundle:
-      return "this is neither a Vital export nor a FHIR bundle; nothing was imported"
     case .noEntries:
       return "this FHIR bundle has no entries; nothing was imported"
     case .entry(let index, let what):

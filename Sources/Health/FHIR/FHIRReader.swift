@@ -21,8 +21,11 @@ struct FHIRReader {
   /// Resources read but not imported: daily totals, missed doses, resources of other programs.
   var skipped: Int { resources.count - consumed.count }
 
-  init(resources: [(url: String?, resource: Resource, index: Int)]) {
+  let now: Date
+
+  init(resources: [(url: String?, resource: Resource, index: Int)], now: Date) {
     self.resources = resources
+    self.now = now
   }
 
   func of(_ type: String) -> [(url: String?, resource: Resource, index: Int)] {
@@ -127,7 +130,7 @@ struct FHIRReader {
         throw FHIRImportError.entry(index, "a donation without an id")
       }
       let at = DonationStore.seconds(try Self.date(r["performedDateTime"], index, "performedDateTime"))!
-      guard at <= Date() else { throw FHIRImportError.entry(index, "performedDateTime is in the future") }
+      guard at <= now else { throw FHIRImportError.entry(index, "performedDateTime is in the future") }
       let place = ((r["location"] as? Resource)?["display"] as? String) ?? "unknown place"
       let notes = ((r["note"] as? [Resource])?.first?["text"] as? String).map(DatabaseValue.text) ?? .null
       var fields: [String: DatabaseValue] = [
