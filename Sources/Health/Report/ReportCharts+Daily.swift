@@ -46,14 +46,14 @@ extension ReportCharts {
     let legendY = chart.top + 7 * (cell + 2) + 30
     chart.add(
       #"<text class="axis-label" x="\#(f(chart.left))" y="\#(f(legendY + 10))">share of due doses taken (%):</text>"#)
-    for (i, (level, text)) in [("none", "none due"), ("0", "0"), ("1", "25"), ("2", "50"), ("3", "75"), ("4", "100")]
-      .enumerated()
-    {
-      let x = chart.left + 190 + Double(i) * 62
+    // Each key as wide as its text (about 6 px a character at this size).
+    var x = chart.left + 190
+    for (level, text) in [("none", "none due"), ("0", "0"), ("1", "25"), ("2", "50"), ("3", "75"), ("4", "100")] {
       chart.add(
         #"<rect class="day level-\#(level)" x="\#(f(x))" y="\#(f(legendY))" width="\#(f(cell))" height="\#(f(cell))"/>"#
       )
       chart.add(#"<text class="tick" x="\#(f(x + cell + 4))" y="\#(f(legendY + 10))">\#(text)</text>"#)
+      x += cell + 4 + Double(text.count) * 6 + 14
     }
     return chart
   }

@@ -33,10 +33,11 @@ enum ReportCharts {
     let end = max(Double(data.to.ordinal), Double(data.nextEligible?.ordinal ?? 0))
     let range = Double(data.from.ordinal)...max(end, Double(data.from.ordinal) + 1)
     let hbs = data.donations.compactMap { d in d.vitals.haemoglobin.map { (d, $0) } }
-    let hbRange = (hbs.map(\.1).min() ?? 12).rounded(.down) - 1...(hbs.map(\.1).max() ?? 15).rounded(.up) + 1
+    let low = min(hbs.map(\.1).min() ?? 12, data.minimumHaemoglobin ?? 99)
+    let hbRange = low.rounded(.down) - 1...(hbs.map(\.1).max() ?? 15).rounded(.up) + 1
     var summary =
       "\(data.donations.count) donation\(data.donations.count == 1 ? "" : "s") from \(data.from) to \(data.to)"
-    if let last = hbs.last { summary += "; latest haemoglobin \(last.1) g/dL" }
+    if let last = hbs.last { summary += "; latest haemoglobin \(String(format: "%.1f", last.1)) g/dL" }
     if let next = data.nextEligible { summary += "; next eligible \(next)" }
     var chart = SVGChart(name: "donations", title: "Donations and haemoglobin", summary: summary)
     let ticks = niceTicks(low: hbRange.lowerBound, high: hbRange.upperBound)
@@ -53,6 +54,15 @@ enum ReportCharts {
         #"<text class="marker-label" x="\#(f(x - 4))" y="\#(f(chart.top + 10))" text-anchor="end">next eligible \#(next)</text>"#
       )
     }
+    if let minimum = data.minimumHaemoglobin, !hbs.isEmpty {
+      let y = chart.y(minimum, in: yRange)
+      chart.add(
+        #"<line class="goal" x1="\#(f(chart.left))" y1="\#(f(y))" x2="\#(f(chart.left + chart.plotWidth))" y2="\#(f(y))"/>"#
+      )
+      chart.add(
+        #"<text class="marker-label" x="\#(f(chart.left + 4))" y="\#(f(y - 4))">least Hb taken: \#(minimum) g/dL</text>"#
+      )
+    }
     let baseline = chart.top + chart.plotHeight - 6
     for day in calendarDays {
       chart.add(
@@ -66,7 +76,7 @@ enum ReportCharts {
       chart.add(#"<polyline class="trend" points="\#(points.joined(separator: " "))"/>"#)
       for (d, hb) in hbs {
         chart.add(
-          #"<circle class="hb" cx="\#(f(chart.x(Double(ordinal(d.completedAt!)), in: range)))" cy="\#(f(chart.y(hb, in: yRange)))" r="3.5"><title>\#(hb) g/dL</title></circle>"#
+          #"<circle class="hb" cx="\#(f(chart.x(Double(ordinal(d.completedAt!)), in: range)))" cy="\#(f(chart.y(hb, in: yRange)))" r="3.5"><title>\#(String(format: "%.1f", hb)) g/dL</title></circle>"#
         )
       }
     }

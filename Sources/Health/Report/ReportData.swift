@@ -11,6 +11,8 @@ public struct ReportData: Sendable {
   public var email = ""
   public var donations: [Donation] = []
   public var nextEligible: LocalDate?
+  /// The least haemoglobin the region's service takes from this donor (g/dL).
+  public var minimumHaemoglobin: Double?
   public var periods: [Period] = []
   public var nextPeriod: LocalDate?
   public var medications: [MedicationRow] = []
@@ -48,6 +50,7 @@ public struct ReportData: Sendable {
       .filter { $0.status == .completed && $0.completedAt.map { $0 >= start && $0 < end } == true }
       .sorted { ($0.completedAt ?? .distantPast) < ($1.completedAt ?? .distantPast) }
     data.nextEligible = try donations.status(profile: data.profile).nextEligible
+    data.minimumHaemoglobin = DonationRules.forRegion(data.profile.region).minimumHaemoglobin(sex: data.profile.sex)
 
     let periods = PeriodStore(db: db, account: account, now: now, calendar: calendar)
     let all = try periods.list()
