@@ -183,6 +183,29 @@ import Testing
     #expect(history.isEmpty, "\(name): the good row must not be written either")
   }
 
+  /// A bad row after the first batches (32,768 rows each) were already written by the import's
+  /// writer thread: everything is rolled back all the same, and the same file fixed imports whole.
+  @Test func aBadRowAfterBatchesWereWrittenRollsBackTheWholeImport() throws {
+    var text = "id,kind,status,scheduled_at,completed_at,place,notes\r\n"
+    let rows = 70_000
+    for i in 0..<rows {
+      // One donation every 8 hours back from 2026-10-01, ids that sort in another order than the rows.
+      let at = Date(timeIntervalSince1970: 1_790_812_800 - Double(i) * 28_800)
+      text += String(format: "%08x-0000-4000-8000-%012x", (i &* 2_654_435_761) & 0xffff_ffff, i)
+      text += ",plasma,completed,,\(ISO8601DateFormatter().string(from: at)),Hall \(i % 7),\r\n"
+    }
+    let file = vital.root + "/many.csv"
+    try Data((text + "e0b8a9f0-5a3c-4f44-9a77-1c1c2a1d2e3f,plasma,completed,,yesterday,DRK,\r\n").utf8).write(
+      to: URL(fileURLWithPath: file))
+    expectCleanError(try vital.run(["donor", "import", file]), mentioning: "line \(rows + 2): completed_at")
+    #expect(try vital.run(["donor", "history", "--json"]).json.map { ($0 as? [Any])?.count } == 0)
+
+    try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+    let run = try vital.run(["donor", "import", file, "--json"])
+    #expect(run.object?["inserted"] as? Int == rows, "\(run.stderr)")
+    #expect(try vital.run(["donor", "history", "--json"]).json.map { ($0 as? [Any])?.count } == rows)
+  }
+
   @Test func importRefusesFoldersAndMissingFiles() throws {
     expectCleanError(try vital.run(["donor", "import", vital.root]), mentioning: "not a regular file")
     expectCleanError(try vital.run(["donor", "import", vital.root + "/nope.csv"]), mentioning: "no such file")
