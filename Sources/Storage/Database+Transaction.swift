@@ -30,26 +30,6 @@ extension Database {
     return result
   }
 
-  /// Opens a transaction that stays open across calls (a bulk write fed a batch at a time from
-  /// another thread); `commit()` or `rollback()` ends it, and closing the connection with it
-  /// still open rolls it back.
-  public func begin(_ kind: TransactionKind = .immediate) throws {
-    precondition(transactionDepth == 0, "begin() opens the outermost transaction")
-    try execute("BEGIN \(kind.rawValue)")
-    transactionDepth = 1
-  }
-
-  public func commit() throws {
-    precondition(transactionDepth == 1, "commit() ends what begin() opened")
-    try execute("COMMIT")
-    transactionDepth = 0
-  }
-
-  public func rollback() {
-    if isInTransaction { _ = try? execute("ROLLBACK") }
-    transactionDepth = 0
-  }
-
   /// Runs `body` in a transaction of its own, or, inside one already, as part of it: without a
   /// savepoint, whose journal a bulk write of millions of rows would fill for nothing when the
   /// caller undoes everything on a failure anyway.

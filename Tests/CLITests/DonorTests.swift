@@ -183,8 +183,8 @@ import Testing
     #expect(history.isEmpty, "\(name): the good row must not be written either")
   }
 
-  /// A bad row after the first batches (32,768 rows each) were already written by the import's
-  /// writer thread: everything is rolled back all the same, and the same file fixed imports whole.
+  /// A bad row at the end of a large file: nothing of the rows before it is kept, and the same
+  /// file without it imports whole.
   @Test func aBadRowAfterBatchesWereWrittenRollsBackTheWholeImport() throws {
     var text = "id,kind,status,scheduled_at,completed_at,place,notes\r\n"
     let rows = 70_000

@@ -69,10 +69,8 @@ extension DonationStore {
     }
   }
 
-  /// Checks every row and writes them in one transaction: new donations in bulk through the
-  /// synced write path, changed ones field by field. For a database file the writing runs on a
-  /// thread of its own with its own connection while the later rows are still being checked; a
-  /// row that fails rolls everything back.
+  /// Reads the whole file, checks every row, then writes all of it in one transaction: new
+  /// donations in bulk through the synced write path, changed ones field by field.
   public func importCSV(_ data: Data) throws -> ImportSummary {
     let records: [CSV.Record]
     do { records = try CSV.parse(data) } catch let error as CSV.ParseError { throw ImportError.csv(error) }
@@ -81,69 +79,56 @@ extension DonationStore {
       throw ImportError.header(columns: records.first?.fields.count ?? 0)
     }
     let withVitals = header.fields.count == Self.csvHeader.count
-    let columns = header.fields.count
-    // A private in-memory database has no second connection: write batch by batch on this one.
-    guard db.path != ":memory:" else {
-      var sink = try DonationImportSink(store: self, withVitals: withVitals)
-      try checkRows(records.dropFirst(), columns: columns) { try sink.write($0) }
-      return try sink.commit()
-    }
-    let (path, account, now, calendar, labels) = (db.path, account, now, calendar, db.labels)
-    let writer = BatchWriter<DonationImportSink.Batch, ImportSummary>(
-      capacity: 2, name: "vital donor import writer",
-      open: {
-        var options = Database.Options()
-        options.create = false
-        let db = try Database(path: path, options: options)
-        // The writer's connection carries this one's labels: its writes belong to the same change.
-        db.labels = labels
-        return try DonationImportSink(
-          store: DonationStore(db: db, account: account, now: now, calendar: calendar), withVitals: withVitals)
-      },
-      write: { try $0.write($1) }, close: { try $0.commit() })
-    do {
-      try checkRows(records.dropFirst(), columns: columns) { try writer.submit($0) }
-    } catch {
-      // The writer rolls back, whether it is still waiting or failed first (then its error wins).
-      try? writer.submit(.abort)
-      if case .failure(let writerError) = Result(catching: { try writer.finish() }),
-        !(writerError is DonationImportSink.Aborted)
-      {
-        throw writerError
-      }
-      throw error
-    }
-    return try writer.finish()
-  }
-
-  /// Checks rows a batch at a time and hands each batch on: ids unique, at most one appointment.
-  private func checkRows(
-    _ records: ArraySlice<CSV.Record>, columns: Int, _ hand: (DonationImportSink.Batch) throws -> Void
-  ) throws {
+    var donations: [(line: Int, donation: Donation)] = []
+    donations.reserveCapacity(records.count)
     var seen: [String: Int] = [:]
-    seen.reserveCapacity(records.count)
-    var scheduledLine: Int?
-    var batch: [(line: Int, donation: Donation)] = []
-    let size = 32_768
-    batch.reserveCapacity(min(size, records.count))
-    for record in records {
-      let donation = try parse(record, columns: columns)
+    for record in records.dropFirst() {
+      let donation = try parse(record, columns: header.fields.count)
       if let first = seen.updateValue(record.line, forKey: donation.id) {
         throw ImportError.row(line: record.line, "id \(donation.id) appears again (first on line \(first))")
       }
-      if donation.status == .scheduled {
-        if scheduledLine != nil {
-          throw ImportError.row(line: record.line, "only one appointment can be scheduled at a time")
-        }
-        scheduledLine = record.line
-      }
-      batch.append((record.line, donation))
-      if batch.count == size {
-        try hand(.rows(batch))
-        batch.removeAll(keepingCapacity: true)
-      }
+      donations.append((record.line, donation))
     }
-    try hand(.rows(batch))
+    let scheduledRows = donations.filter { $0.donation.status == .scheduled }
+    if scheduledRows.count > 1 {
+      throw ImportError.row(line: scheduledRows[1].line, "only one appointment can be scheduled at a time")
+    }
+
+    var summary = ImportSummary()
+    try db.keepJournalsInMemory()
+    try db.transaction { db in
+      if let row = scheduledRows.first, let current = try scheduled(), current.id != row.donation.id {
+        throw ImportError.row(
+          line: row.line, "you already have a scheduled appointment (\(current.id.prefix(8))); cancel it first")
+      }
+      var stored: [String: Donation] = [:]
+      try db.forEachRow("SELECT \(Self.columns) FROM donation WHERE account_id = ?", account.id) { row in
+        let donation = try Self.donation(row)
+        stored[donation.id] = donation
+      }
+      var new: [(id: String, values: [DatabaseValue])] = []
+      for (_, var donation) in donations {
+        summary.rows += 1
+        guard let old = stored[donation.id] else {
+          new.append((donation.id, Self.values(donation)))
+          continue
+        }
+        if !withVitals { donation.vitals = old.vitals }
+        if old == donation {
+          summary.unchanged += 1
+        } else {
+          try update(donation, from: old)
+          summary.updated += 1
+        }
+      }
+      // In id order the keys of `donation` and `sync_row` grow as they are written: each insert
+      // lands on the page the last one did, instead of a random page of a table larger than the
+      // cache (ids are random UUIDs).
+      new.sort { $0.id < $1.id }
+      summary.inserted = try replica.insertNew(.donation, new)
+      summary.keptDeleted = new.count - summary.inserted
+    }
+    return summary
   }
 
   private func parse(_ record: CSV.Record, columns: Int) throws -> Donation {
