@@ -14,7 +14,6 @@ struct ArchiveReader {
   private var atEnd = false
   private let hash = SHA256Stream()
   private(set) var line = 0
-  private(set) var bytesRead = 0
 
   /// `read(n)` returns up to `n` bytes, none at the end.
   init(read: @escaping (Int) throws -> [UInt8]) {
@@ -55,7 +54,6 @@ struct ArchiveReader {
     if !text.starts(with: Self.checksumPrefix) {
       buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
     }
-    bytesRead += end - start
     start = end
   }
 

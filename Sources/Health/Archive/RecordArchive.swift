@@ -30,13 +30,9 @@ public struct RecordArchive {
   }
 
   /// What an export wrote or an import read, per dataset, in file order.
-  public struct Counts: Sendable, Equatable {
+  public struct Counts: Sendable {
     public var datasets: [(name: String, records: Int)] = []
     public var total: Int { datasets.reduce(0) { $0 + $1.records } }
-
-    public static func == (a: Counts, b: Counts) -> Bool {
-      a.datasets.map(\.name) == b.datasets.map(\.name) && a.datasets.map(\.records) == b.datasets.map(\.records)
-    }
   }
 
   /// The profile is the account's own record: its id comes from the email, so the file leaves it

@@ -29,7 +29,9 @@ enum ReportCharts {
   /// Donations on a timeline, haemoglobin as a line where measured, and the next eligible day.
   static func donations(_ data: ReportData) -> SVGChart? {
     guard !data.donations.isEmpty else { return nil }
-    let calendarDays = data.donations.compactMap { $0.completedAt }.map { Double(ordinal($0)) }
+    let calendarDays = data.donations.compactMap { $0.completedAt }.map {
+      Double(LocalDate($0, in: data.calendar).ordinal)
+    }
     let end = max(Double(data.to.ordinal), Double(data.nextEligible?.ordinal ?? 0))
     let range = Double(data.from.ordinal)...max(end, Double(data.from.ordinal) + 1)
     let hbs = data.donations.compactMap { d in d.vitals.haemoglobin.map { (d, $0) } }
@@ -71,21 +73,17 @@ enum ReportCharts {
     }
     if !hbs.isEmpty {
       let points = hbs.map { d, hb in
-        "\(f(chart.x(Double(ordinal(d.completedAt!)), in: range))),\(f(chart.y(hb, in: yRange)))"
+        "\(f(chart.x(Double(LocalDate(d.completedAt!, in: data.calendar).ordinal), in: range))),\(f(chart.y(hb, in: yRange)))"
       }
       chart.add(#"<polyline class="trend" points="\#(points.joined(separator: " "))"/>"#)
       for (d, hb) in hbs {
         chart.add(
-          #"<circle class="hb" cx="\#(f(chart.x(Double(ordinal(d.completedAt!)), in: range)))" cy="\#(f(chart.y(hb, in: yRange)))" r="3.5"><title>\#(String(format: "%.1f", hb)) g/dL</title></circle>"#
+          #"<circle class="hb" cx="\#(f(chart.x(Double(LocalDate(d.completedAt!, in: data.calendar).ordinal), in: range)))" cy="\#(f(chart.y(hb, in: yRange)))" r="3.5"><title>\#(String(format: "%.1f", hb)) g/dL</title></circle>"#
         )
       }
     }
     return chart
   }
-
-  /// Days since 1970 of an instant, in UTC: close enough for a dot on a timeline of months.
-  static func ordinal(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) + epochOrdinal }
-  static let epochOrdinal = LocalDate(year: 1970, month: 1, day: 1)!.ordinal
 
   /// Cycle lengths as bars (each from one period's start to the next), with the prediction.
   static func cycles(_ data: ReportData) -> SVGChart? {

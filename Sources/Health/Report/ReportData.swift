@@ -7,6 +7,8 @@ public struct ReportData: Sendable {
   public var from: LocalDate
   public var to: LocalDate
   public var today: LocalDate
+  /// The zone whose days the report counts (donations fall on their local day).
+  public var calendar: Calendar
   public var profile = Profile()
   public var email = ""
   public var donations: [Donation] = []
@@ -30,17 +32,18 @@ public struct ReportData: Sendable {
     public var stock: Int?
   }
 
-  public init(from: LocalDate, to: LocalDate, today: LocalDate) {
+  public init(from: LocalDate, to: LocalDate, today: LocalDate, calendar: Calendar) {
     self.from = from
     self.to = to
     self.today = today
+    self.calendar = calendar
   }
 
   /// Everything from `from` to `to` (both local dates, to the end of `to`).
   public static func load(
     db: Database, account: Account, now: Date, calendar: Calendar, from: LocalDate, to: LocalDate
   ) throws -> ReportData {
-    var data = ReportData(from: from, to: to, today: LocalDate(now, in: calendar))
+    var data = ReportData(from: from, to: to, today: LocalDate(now, in: calendar), calendar: calendar)
     let start = from.start(in: calendar)
     let end = to.adding(days: 1, in: calendar).start(in: calendar)
     data.profile = try ProfileStore(db: db, account: account, now: now).load()
@@ -55,7 +58,9 @@ public struct ReportData: Sendable {
     let periods = PeriodStore(db: db, account: account, now: now, calendar: calendar)
     let all = try periods.list()
     data.periods = all.filter { $0.start <= to && ($0.end ?? data.today) >= from }
-    data.nextPeriod = all.count >= 1 ? try? periods.predict(count: 1).next.first?.start : nil
+    // From the periods already read; a prediction needs at least one.
+    data.nextPeriod =
+      all.isEmpty ? nil : try CyclePrediction.predict(periods: all, today: data.today, count: 1).next.first?.start
 
     let meds = MedicationStore(db: db, account: account, now: now, calendar: calendar)
     for m in try meds.list().sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {

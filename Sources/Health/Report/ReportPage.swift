@@ -29,7 +29,7 @@ public enum ReportPage {
         ["Date", "Kind", "Place", "Hb g/dL"],
         data.donations.map { d in
           [
-            d.completedAt.map { String(ISO8601.string(from: $0).prefix(10)) } ?? "", d.kind.label, d.place,
+            d.completedAt.map { LocalDate($0, in: data.calendar).description } ?? "", d.kind.label, d.place,
             d.vitals.haemoglobin.map { String(format: "%.1f", $0) } ?? "–",
           ]
         })
