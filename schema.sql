@@ -254,17 +254,6 @@ CREATE TABLE questionnaire (
 ) STRICT;
 CREATE INDEX questionnaire_account_taken ON questionnaire(account_id, taken_at);
 
-CREATE TABLE period (
-  -- Logged periods; an ongoing one has no end.
-  id TEXT NOT NULL,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  start TEXT NOT NULL,
-  "end" TEXT,
-  PRIMARY KEY (account_id, id),
-  CHECK ("end" IS NULL OR "end" >= start)
-) STRICT;
-CREATE INDEX period_account_start ON period(account_id, start);
-
 CREATE TABLE health_sample (
   -- Apple Health Records. Ids are made from the content, so importing again, or on a second
   -- device, adds nothing.
@@ -418,3 +407,44 @@ CREATE TABLE donation (
   CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)
 ) STRICT;
 CREATE INDEX donation_account_date ON donation(account_id, coalesce(completed_at, scheduled_at) DESC, id);
+
+CREATE TABLE cycle_note (
+  -- What a person noted about a day of the cycle. The id is the day, so devices noting one day write one record.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  date TEXT NOT NULL,
+  flow TEXT CHECK (flow IN ('spotting', 'light', 'medium', 'heavy')),
+  temperature REAL,
+  temperature_time TEXT,
+  temperature_excluded INTEGER NOT NULL DEFAULT 0 CHECK (temperature_excluded IN (0, 1)),
+  mucus TEXT CHECK (mucus IN ('dry', 'moist', 'sticky', 'creamy', 'eggwhite')),
+  pain TEXT,
+  mood TEXT,
+  sex TEXT CHECK (sex IN ('protected', 'unprotected')),
+  text TEXT,
+  PRIMARY KEY (account_id, id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX cycle_note_account_date ON cycle_note(account_id, date);
+
+CREATE TABLE cycle_pause (
+  -- Stretches without predictions (pregnancy, contraception, ...); an open one has no end.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  start TEXT NOT NULL,
+  "end" TEXT,
+  reason TEXT NOT NULL CHECK (reason IN ('pregnancy', 'breastfeeding', 'contraception', 'other')),
+  PRIMARY KEY (account_id, id),
+  CHECK ("end" IS NULL OR "end" >= start)
+) STRICT;
+
+CREATE TABLE period (
+  -- Logged periods; an ongoing one has no end.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  start TEXT NOT NULL,
+  "end" TEXT,
+  excluded INTEGER NOT NULL DEFAULT 0 CHECK (excluded IN (0, 1)),
+  PRIMARY KEY (account_id, id),
+  CHECK ("end" IS NULL OR "end" >= start)
+) STRICT;
+CREATE INDEX period_account_start ON period(account_id, start);

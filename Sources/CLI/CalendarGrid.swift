@@ -18,7 +18,7 @@ enum CalendarGrid {
     var cells = Array(repeating: "    ", count: days[0].0.weekday - 1)
     for (day, marks) in days {
       let number = day.day < 10 ? " \(day.day)" : "\(day.day)"
-      let primary = [CycleMark.period, .ovulation, .predicted, .fertile].first(where: marks.contains)
+      let primary = [CycleMark.period, .ovulation, .predicted, .fertile, .infertile].first(where: marks.contains)
       let letter = primary.map { String($0.letter) } ?? (day == today ? "*" : " ")
       var cell = number + letter
       if colour, let code = primary.map(Self.code) { cell = "\u{1B}[\(code)m\(cell)\u{1B}[0m" }
@@ -28,7 +28,7 @@ enum CalendarGrid {
       lines.append(cells[start..<min(start + 7, cells.count)].joined().trimmingTrailingSpaces())
     }
     lines.append("")
-    lines.append("P period  p predicted period  f fertile  O ovulation  * today")
+    lines.append("P period  p predicted period  f fertile  O ovulation  i infertile (confirmed)  * today")
     return lines.joined(separator: "\n")
   }
 
@@ -38,6 +38,7 @@ enum CalendarGrid {
     case .predicted: return "31"
     case .fertile: return "32"
     case .ovulation: return "1;42"
+    case .infertile: return "34"
     }
   }
 }

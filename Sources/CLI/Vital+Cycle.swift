@@ -9,8 +9,11 @@ extension Vital {
     static let configuration = CommandConfiguration(
       commandName: "cycle",
       abstract: "Periods, and the next periods, ovulation and fertile window predicted with ranges.",
+      discussion: CyclePrediction.helpNote,
       subcommands: [
-        Log.self, List.self, Show.self, Edit.self, Delete.self, Predict.self, CalendarCommand.self, ImportHealth.self,
+        Log.self, List.self, Show.self, Edit.self, Delete.self, Note.self, Day.self, Notes.self, Import.self,
+        Predict.self,
+        CalendarCommand.self, Pause.self, Pauses.self, Exclude.self, Include.self, Backtest.self, ImportHealth.self,
       ])
   }
 }
@@ -27,10 +30,13 @@ struct CycleContext {
 
 extension App {
   func json(_ p: Period) -> JSON {
-    .object([("id", .string(p.id)), ("start", .string(p.start.description)), ("end", .optional(p.end?.description))])
+    .object([
+      ("id", .string(p.id)), ("start", .string(p.start.description)), ("end", .optional(p.end?.description)),
+      ("excluded", .bool(p.excluded)),
+    ])
   }
 
-  func json(_ prediction: CyclePrediction) -> JSON {
+  func json(_ prediction: CyclePrediction, current: (start: LocalDate, signs: SymptoThermal)?) -> JSON {
     func range(_ r: ClosedRange<LocalDate>) -> JSON {
       .array([.string(r.lowerBound.description), .string(r.upperBound.description)])
     }
@@ -56,7 +62,31 @@ extension App {
             ])
           })
       ),
+      (
+        "left_out",
+        .array(
+          prediction.leftOut.map {
+            .object([
+              ("start", .string($0.start.description)), ("days", .int($0.days)),
+              ("reason", .string($0.reason.rawValue)),
+            ])
+          })
+      ),
+      ("paused", prediction.paused.map(json) ?? .null),
+      ("current_cycle", current.map { json(signs: $0.signs, start: $0.start) } ?? .null),
       ("note", .string(CyclePrediction.note)),
+    ])
+  }
+
+  func json(signs s: SymptoThermal, start: LocalDate) -> JSON {
+    .object([
+      ("start", .string(start.description)),
+      ("temperature_shift", .optional(s.temperatureShift?.firstHigh.description)),
+      ("cover_line", s.temperatureShift.map { .double(($0.coverLine * 100).rounded() / 100) } ?? .null),
+      ("temperature_confirmed", .optional(s.temperatureShift?.confirmed.description)),
+      ("mucus_peak", .optional(s.mucusPeak?.peak.description)),
+      ("mucus_confirmed", .optional(s.mucusPeak?.confirmed.description)),
+      ("infertile_from", .optional(s.infertileFrom?.description)), ("method", .string(s.method.rawValue)),
     ])
   }
 }
@@ -115,6 +145,12 @@ extension Vital.Cycle {
     static let configuration = CommandConfiguration(
       commandName: "predict", abstract: "The next periods, ovulation and fertile windows, with ranges.",
       discussion: """
+        With daily temperatures and mucus noted ('vital cycle note'), the cycle under way is also \
+        evaluated by the sympto-thermal rules (docs/nfp.md): the temperature shift, its cover \
+        line, the mucus peak and the day from which the rest of the cycle counts as infertile.
+
+        \(CyclePrediction.helpNote)
+
         Examples:
           vital cycle predict
           vital cycle predict --count 6 --json
@@ -125,7 +161,12 @@ extension Vital.Cycle {
     func run() async throws {
       let c = try CycleContext(global)
       let p = try c.store.predict(count: count)
-      try c.app.output.show(c.app.json(p)) {
+      let current = try c.store.currentSigns()
+      try c.app.output.show(c.app.json(p, current: current)) {
+        if let pause = p.paused {
+          return
+            "Paused (\(pause.reason.rawValue)) from \(pause.from) to \(pause.to?.description ?? "open"): nothing is predicted.\n\(CyclePrediction.note)"
+        }
         var lines = [
           p.confidence == .high
             ? "Cycle \(p.meanCycle) days (sd \(String(format: "%.1f", p.sd ?? 0)), from \(p.basedOnCycles) cycles), period \(p.periodLength) days."
@@ -135,6 +176,21 @@ extension Vital.Cycle {
           lines.append(
             "  period \(n.start) (\(n.startRange.lowerBound) to \(n.startRange.upperBound)) until \(n.end); ovulation \(n.ovulation), fertile \(n.fertileWindow.lowerBound) to \(n.fertileWindow.upperBound)"
           )
+        }
+        if !p.leftOut.isEmpty {
+          lines.append(
+            "Left out: "
+              + p.leftOut.map { "\($0.start) (\($0.days) days, \($0.reason.rawValue))" }.joined(separator: ", "))
+        }
+        if let (start, s) = current {
+          if let from = s.infertileFrom {
+            lines.append(
+              "This cycle (from \(start)): temperature shift \(s.temperatureShift!.firstHigh) over \(String(format: "%.2f", s.temperatureShift!.coverLine)) °C, mucus peak \(s.mucusPeak!.peak); infertile from \(from) by the sympto-thermal rules."
+            )
+          } else if let shift = s.temperatureShift {
+            lines.append(
+              "This cycle (from \(start)): temperature shift \(shift.firstHigh); no mucus peak yet, so not confirmed.")
+          }
         }
         return (lines + [CyclePrediction.note]).joined(separator: "\n")
       }
@@ -167,7 +223,10 @@ extension Vital.Cycle {
       let monthEnd = LocalDate(year: year, month: m, day: 1)!.adding(days: 40)
       let count = max(1, min(24, (today.days(to: monthEnd) / 20) + 2))
       let prediction = periods.isEmpty ? nil : try c.store.predict(count: count)
-      let days = CycleCalendar.marks(year: year, month: m, periods: periods, prediction: prediction, today: today)
+      let days = CycleCalendar.marks(
+        year: year, month: m, periods: periods, prediction: prediction,
+        infertileFrom: try c.store.currentSigns()?.signs.infertileFrom,
+        today: today)
       let json = JSON.array(
         days.map {
           .object([("date", .string($0.0.description)), ("marks", .array($0.1.map { .string($0.rawValue) }))])

@@ -113,15 +113,22 @@ extension Vital.Reminders {
 
   struct Enable: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "enable", abstract: "Switch a reminder source on: donation, medication, cycle or area.",
+      commandName: "enable",
+      abstract: "Switch a reminder source on: donation, medication, cycle, area or temperature.",
       discussion: """
+        temperature: every morning at --at (06:30 until you choose), a reminder to take your \
+        waking temperature; none on days already noted or in a cycle pause. Off by default, as \
+        is cycle.
+
         Examples:
           vital reminders enable cycle
+          vital reminders enable temperature --at 06:15
         """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "donation, medication, cycle or area.") var source: ReminderSource
+    @Argument(help: "donation, medication, cycle, area or temperature.") var source: ReminderSource
+    @Option(help: "The time of day, HH:MM (temperature only).") var at: String?
 
-    func run() async throws { try Toggle.set(global, source, on: true) }
+    func run() async throws { try Toggle.set(global, source, on: true, at: at) }
   }
 
   struct Disable: AsyncParsableCommand {
@@ -132,19 +139,25 @@ extension Vital.Reminders {
           vital reminders disable area
         """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "donation, medication, cycle or area.") var source: ReminderSource
+    @Argument(help: "donation, medication, cycle, area or temperature.") var source: ReminderSource
 
     func run() async throws { try Toggle.set(global, source, on: false) }
   }
 
   enum Toggle {
-    static func set(_ global: GlobalOptions, _ source: ReminderSource, on: Bool) throws {
+    static func set(_ global: GlobalOptions, _ source: ReminderSource, on: Bool, at: String? = nil) throws {
       let c = try RemindersContext(global)
-      try c.engine.settings.set(source, enabled: on)
+      try c.engine.settings.set(source, enabled: on, at: at)
       let enabled = try c.engine.settings.enabled()
-      let json = JSON.object(ReminderSource.allCases.map { ($0.rawValue, .bool(enabled.contains($0))) })
+      let time = try c.engine.settings.time(.temperature)
+      let json = JSON.object(
+        ReminderSource.allCases.map { ($0.rawValue, .bool(enabled.contains($0))) } + [
+          ("temperature_at", .optional(time))
+        ])
       try c.app.output.show(json) {
-        ReminderSource.allCases.map { "\($0.rawValue): \(enabled.contains($0) ? "on" : "off")" }.joined(separator: "\n")
+        ReminderSource.allCases.map {
+          "\($0.rawValue): \(enabled.contains($0) ? "on" : "off")" + ($0 == .temperature ? " at \(time ?? "")" : "")
+        }.joined(separator: "\n")
       }
     }
   }

@@ -42,6 +42,16 @@ public enum Crypto {
   }
 
   /// Lower-case hex, by table: String(format:) per byte costs microseconds.
+  /// A UUID named by `name`: the first 16 bytes of its SHA-256 marked as a version 8 (custom)
+  /// UUID of RFC 9562, in lower case. The same name gives the same id on every device.
+  public static func nameUUID(_ name: String) -> String {
+    var bytes = Array(sha256(Data(name.utf8)).prefix(16))
+    bytes[6] = (bytes[6] & 0x0F) | 0x80
+    bytes[8] = (bytes[8] & 0x3F) | 0x80
+    let hex = Array(hex(bytes))
+    return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
+  }
+
   public static func hex(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)
     return String(unsafeUninitializedCapacity: bytes.count * 2) { out in

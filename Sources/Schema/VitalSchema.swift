@@ -65,12 +65,19 @@ public enum VitalSchema {
     Migration("0016_medication_plans", rebuilding: [MedicationStore.medications, MedicationStore.doses]),
     // What the blood service measured at a donation; history in an index in its own order.
     Migration("0017_donation_vitals", rebuilding: [DonationStore.donations]),
+    // Daily cycle notes (flow, temperature, mucus, ...), pauses, cycles left out by hand, and
+    // the time of the morning temperature reminder.
+    Migration("0018_cycle_notes", creating: [PeriodStore.notes, PeriodStore.pauses]) { db in
+      try db.rebuild(PeriodStore.periods)
+      try db.rebuild(ReminderSettings.sources)
+    },
   ])
 
   /// Every synced dataset, in the order a new device applies them (blobs before the profile
   /// that points at them).
   public static let datasets: [Dataset] = [
-    .blob, .profile, .questionnaire, .donation, .period, .medication, .dose, .healthSource, .healthSample, .workout,
+    .blob, .profile, .questionnaire, .donation, .period, .cycleNote, .cyclePause, .medication, .dose, .healthSource,
+    .healthSample, .workout,
     .activitySummary,
     .goal, .areaWatch,
   ]

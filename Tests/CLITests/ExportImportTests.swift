@@ -50,6 +50,9 @@ import Testing
       stdin: String(decoding: try JSONSerialization.data(withJSONObject: none), as: UTF8.self))
     try ok(["cycle", "log", "--start", "2026-10-02", "--end", "2026-10-06"])
     try ok(["cycle", "log", "--start", "2026-10-30", "--end", "2026-11-03"])
+    try ok(["cycle", "note", "--date", "2026-11-05", "--temperature", "36.55", "--mucus", "creamy", "--pain", "cramps"])
+    try ok(["cycle", "pause", "--from", "2026-08-01", "--to", "2026-08-20", "--reason", "contraception"])
+    try ok(["cycle", "exclude", "--start", "2026-10-02"])
     try ok(["meds", "add", "Ramipril", "--at", "10:30", "--stock", "60"])
     try ok(["meds", "take", "ramipril"])
     try ok(["health", "import", fixtures + "/apple-health/ios17-export.zip"])
@@ -58,6 +61,7 @@ import Testing
     try ok(["area", "watch", "add", "--lat", "52.52", "--lon", "13.405", "--label", "Home ✓"])
     try ok(["reminders", "enable", "cycle"])
     try ok(["reminders", "discreet", "on"])
+    try ok(["reminders", "enable", "temperature", "--at", "06:45"])
   }
 
   func export(_ home: VitalHome, to path: String) throws -> [String: Any] {
@@ -72,7 +76,8 @@ import Testing
     let written = try export(vital, to: first)
     let perDataset = try #require(written["datasets"] as? [String: Int])
     for name in [
-      "blob", "profile", "questionnaire", "donation", "period", "medication", "dose", "health_source", "health_sample",
+      "blob", "profile", "questionnaire", "donation", "period", "cycle_note", "cycle_pause", "medication", "dose",
+      "health_source", "health_sample",
       "workout", "activity_summary", "goal", "area_watch",
     ] {
       #expect((perDataset[name] ?? 0) > 0, "\(name) exported: \(perDataset)")
@@ -90,7 +95,7 @@ import Testing
     let imported = try fresh.run(["import", first, "--json"])
     #expect(imported.status == 0, "\(imported.stderr)")
     #expect(imported.object?["records"] as? Int == written["records"] as? Int)
-    #expect(imported.object?["settings"] as? Int == 2)
+    #expect(imported.object?["settings"] as? Int == 3)
     let second = fresh.root + "/second.json"
     _ = try export(fresh, to: second)
     #expect(
@@ -99,6 +104,9 @@ import Testing
     // What the fresh home shows, not only what it writes back out.
     #expect(try fresh.run(["donor", "vitals", "--json"]).object?["donations"].map { ($0 as? [Any])?.count } == 2)
     #expect(try fresh.run(["reminders", "discreet", "--json"]).status == 0)
+    #expect(try fresh.run(["cycle", "day", "2026-11-05", "--json"]).object?["mucus"] as? String == "creamy")
+    #expect(
+      try fresh.run(["reminders", "enable", "donation", "--json"]).object?["temperature_at"] as? String == "06:45")
 
     let again = try fresh.run(["import", first, "--json"])
     #expect(again.object?["inserted"] as? Int == 0, "\(again.stdout)")

@@ -56,3 +56,26 @@ extension SyncCLITests {
     #expect(onB.allSatisfy { $0["command"] as? String != "donor delete" })
   }
 }
+
+extension SyncCLITests {
+  /// Two devices note the same day offline: one the temperature, the other the mucus, both the
+  /// flow. The day is one record (its id is the day) and every field survives (the later flow
+  /// wins); the period both started from that flow is one period.
+  @Test func cycleNotesOfOneDayMergeFieldByField() throws {
+    #expect(
+      try a.run(["cycle", "note", "--date", "2026-11-02", "--temperature", "36.45", "--flow", "heavy"]).status == 0)
+    #expect(try b.run(["cycle", "note", "--date", "2026-11-02", "--mucus", "creamy", "--flow", "light"]).status == 0)
+    #expect(try b.run(["cycle", "pause", "--from", "2026-11-10", "--reason", "other"]).status == 0)
+    try sync(a)
+    try sync(b)
+    try sync(a)
+    for device in [a, b] {
+      let day = try #require(try device.run(["cycle", "day", "2026-11-02", "--json"]).object)
+      #expect(day["temperature"] as? Double == 36.45)
+      #expect(day["mucus"] as? String == "creamy")
+      #expect(day["flow"] as? String == "light")
+      #expect((try device.run(["cycle", "list", "--json"]).json as? [Any])?.count == 1)
+      #expect((try device.run(["cycle", "pauses", "--json"]).json as? [Any])?.count == 1)
+    }
+  }
+}

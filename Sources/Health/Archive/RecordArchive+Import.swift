@@ -124,6 +124,11 @@ extension RecordArchive {
       guard key == "settings", case .object(let groups) = try p.value() else { return nil }
       for case ("reminders", .object(let reminders)) in groups {
         for (name, value) in reminders {
+          // A daily source's time follows its switch (`temperature_at` after `temperature`).
+          if case .string(let at) = value, name.hasSuffix("_at") {
+            try settings.restoreTime(String(name.dropLast(3)), at: at)
+            continue
+          }
           guard case .bool(let on) = value else { throw ArchiveError.malformed(line: number, "a reminder setting") }
           try settings.restore(name, enabled: on)
           count += 1

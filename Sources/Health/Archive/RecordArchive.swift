@@ -96,10 +96,17 @@ public struct RecordArchive {
         counts.datasets.append((dataset.name, records))
       }
       writer.append("],\n\"settings\":{\"reminders\":{")
-      for (i, (source, on)) in try ReminderSettings(db: db, account: account).stored().enumerated() {
+      let settings = ReminderSettings(db: db, account: account)
+      for (i, (source, on)) in try settings.stored().enumerated() {
         if i > 0 { writer.append(",") }
         writer.appendQuoted(source)
         writer.append(on ? ":true" : ":false")
+      }
+      for (source, at) in try settings.storedTimes() {
+        writer.append(",")
+        writer.appendQuoted(source + "_at")
+        writer.append(":")
+        writer.appendQuoted(at)
       }
       writer.append("}},\n")
     }

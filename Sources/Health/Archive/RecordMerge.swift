@@ -13,6 +13,9 @@ struct RecordMerge {
   private let replica: Replica
   private let db: Database
   private let slots: [Int?]
+  /// What a new record gets for a field the import does not give: the column's default (a field
+  /// added after the file was written), else NULL.
+  private let defaults: [String: DatabaseValue]
   private let local: Set<String>
   private let empty: Bool
   private let select: String
@@ -33,6 +36,10 @@ struct RecordMerge {
     empty =
       try db.scalar(
         Int.self, "SELECT EXISTS (SELECT 1 FROM \(dataset.table) WHERE account_id = ?)", replica.accountID) == 0
+    defaults = Dictionary(
+      uniqueKeysWithValues: try db.query(
+        "SELECT name, dflt_value FROM pragma_table_info(?) WHERE dflt_value IS NOT NULL", dataset.table
+      ) { row in (try row.get(0, as: String.self), Self.literal(try row.get(1, as: String.self))) })
     select =
       "SELECT \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?"
     part = .init(dataset: dataset.name)
@@ -71,9 +78,24 @@ struct RecordMerge {
       part.inserted += 1
     } else {
       pending.append(
-        (id, zip(dataset.fields, slots).map { field, slot in slot.map { values[$0] } ?? rest[field] ?? .null }))
+        (
+          id,
+          zip(dataset.fields, slots).map { field, slot in
+            slot.map { values[$0] } ?? rest[field] ?? defaults[field] ?? .null
+          }
+        ))
       if pending.count == 4096 { try finish() }
     }
+  }
+
+  /// A column default as SQLite keeps it: an integer or a quoted string (Vital's tables use no
+  /// other kind).
+  static func literal(_ sql: String) -> DatabaseValue {
+    if let integer = Int64(sql) { return .integer(integer) }
+    if sql.count >= 2, sql.hasPrefix("'"), sql.hasSuffix("'") {
+      return .text(String(sql.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'"))
+    }
+    return .null
   }
 
   mutating func finish() throws {

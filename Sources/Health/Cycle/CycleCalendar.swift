@@ -3,6 +3,8 @@ import Core
 /// What a day of the cycle calendar shows.
 public enum CycleMark: String, CaseIterable, Sendable {
   case period, predicted, fertile, ovulation
+  /// Infertile by the sympto-thermal rules (confirmed, not predicted).
+  case infertile
 
   /// The letter used where colour is not available.
   public var letter: Character {
@@ -11,15 +13,21 @@ public enum CycleMark: String, CaseIterable, Sendable {
     case .predicted: return "p"
     case .fertile: return "f"
     case .ovulation: return "O"
+    case .infertile: return "i"
     }
   }
 }
 
 public enum CycleCalendar {
-  /// The marks of every day of `month` (`year`, `month`) from logged periods and predictions.
+  /// The marks of every day of `month` (`year`, `month`) from logged periods and predictions;
+  /// `infertileFrom` (the sympto-thermal result of the cycle under way) marks its days up to the
+  /// next period, predicted or logged.
   public static func marks(
-    year: Int, month: Int, periods: [Period], prediction: CyclePrediction?, today: LocalDate
+    year: Int, month: Int, periods: [Period], prediction: CyclePrediction?, infertileFrom: LocalDate? = nil,
+    today: LocalDate
   ) -> [(LocalDate, [CycleMark])] {
+    let nextStart = prediction?.next.first { $0.start > (infertileFrom ?? today) }?.start
+    let infertile = infertileFrom.map { $0...max($0, (nextStart ?? today.adding(days: 1)).adding(days: -1)) }
     let first = LocalDate(year: year, month: month, day: 1)!
     let days = (0..<31).map { first.adding(days: $0) }.filter { $0.month == month }
     return days.map { day in
@@ -29,6 +37,10 @@ public enum CycleCalendar {
         if (next.start...next.end).contains(day), !marks.contains(.period) { marks.append(.predicted) }
         if next.fertileWindow.contains(day) { marks.append(.fertile) }
         if next.ovulation == day { marks.append(.ovulation) }
+      }
+      if let infertile, infertile.contains(day), !marks.contains(.period) {
+        marks.removeAll { $0 == .fertile || $0 == .ovulation }
+        marks.append(.infertile)
       }
       return (day, marks)
     }

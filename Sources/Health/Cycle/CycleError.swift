@@ -7,6 +7,14 @@ public enum CycleError: Error, Equatable, CustomStringConvertible {
   case notFound(start: String)
   case noPeriods
   case badCount
+  case badTemperature
+  case badTime(String)
+  case noTemperature(String)
+  case longTag
+  case emptyNote
+  case pauseOverlaps(start: String, end: String?)
+  case noPause(String)
+  case tooFewPeriods
 
   public var description: String {
     switch self {
@@ -26,6 +34,23 @@ public enum CycleError: Error, Equatable, CustomStringConvertible {
       return "no periods logged yet; log one with 'vital cycle log --start YYYY-MM-DD'"
     case .badCount:
       return "--count must be between 1 and 24"
+    case .badTemperature:
+      return "a waking temperature is between 34 and 43 °C; give it in °C, like 36.55"
+    case .badTime(let text):
+      return "'\(text.prefix(20))' is not a time; use HH:MM, like 06:30"
+    case .noTemperature(let day):
+      return "\(day) has no temperature; give one with --temperature"
+    case .longTag:
+      return "a pain or mood word holds at most 100 bytes"
+    case .emptyNote:
+      return "say what to note: --flow, --temperature, --mucus, --pain, --mood, --sex, --text or --clear FIELD"
+    case .pauseOverlaps(let start, let end):
+      return
+        "that overlaps the pause from \(start) to \(end ?? "now (open)"); end or delete that one first ('vital cycle pauses')"
+    case .noPause(let start):
+      return "no pause starts on \(start); see 'vital cycle pauses'"
+    case .tooFewPeriods:
+      return "a backtest needs at least 4 logged periods; log earlier ones with 'vital cycle log --start D --end E'"
     }
   }
 }

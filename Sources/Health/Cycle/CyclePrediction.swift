@@ -14,6 +14,22 @@ public struct CyclePrediction: Equatable, Sendable {
 
   public enum Confidence: String, Sendable { case low, high }
 
+  /// A cycle the statistics did not use, named by the first day of its period.
+  public struct LeftOut: Equatable, Sendable {
+    public enum Reason: String, Sendable {
+      /// Left out by hand (`vital cycle exclude`).
+      case excluded
+      /// It overlaps a pause (pregnancy, contraception, ...).
+      case paused
+      /// Longer than `longestCycle`: a gap in the log more likely than a cycle.
+      case tooLong = "too-long"
+    }
+
+    public let start: LocalDate
+    public let days: Int
+    public let reason: Reason
+  }
+
   /// Completed cycles the lengths were taken from (0 when the defaults were used).
   public let basedOnCycles: Int
   public let meanCycle: Int
@@ -22,6 +38,10 @@ public struct CyclePrediction: Equatable, Sendable {
   public let periodLength: Int
   public let confidence: Confidence
   public let next: [Next]
+  /// Completed cycles left out of the statistics, oldest first.
+  public let leftOut: [LeftOut]
+  /// The pause today falls in: while there is one, nothing is predicted.
+  public let paused: CyclePause?
 
   public static let defaultCycle = 28
   public static let defaultPeriod = 5
@@ -29,16 +49,36 @@ public struct CyclePrediction: Equatable, Sendable {
   public static let longestCycle = 99
   public static let cyclesUsed = 12
   public static let note = "A prediction, not contraception: do not rely on it to prevent pregnancy."
+  public static let helpNote =
+    "Predictions and the sympto-thermal evaluation describe your records; they are not contraception advice. Do not rely on them to prevent pregnancy."
 
   /// Predicts `count` periods from `periods` (any order), starting with the first one that is
-  /// not entirely behind `today`.
-  public static func predict(periods: [Period], today: LocalDate, count: Int) throws -> CyclePrediction {
+  /// not entirely behind `today`. Cycles excluded by hand or overlapping a pause are left out of
+  /// the statistics; while today is in a pause nothing is predicted, and after a pause with no
+  /// period since, cycles count from the day after it.
+  public static func predict(
+    periods: [Period], pauses: [CyclePause] = [], today: LocalDate, count: Int
+  ) throws -> CyclePrediction {
     let sorted = periods.sorted { $0.start < $1.start }
     guard let last = sorted.last else { throw CycleError.noPeriods }
-    let starts = sorted.map(\.start)
-    let cycles = zip(starts, starts.dropFirst()).map { $0.days(to: $1) }.filter { $0 <= longestCycle }.suffix(
-      cyclesUsed)
-    let lengths = sorted.compactMap(\.length)
+    var used: [Int] = []
+    var leftOut: [LeftOut] = []
+    for (period, next) in zip(sorted, sorted.dropFirst()) {
+      let days = period.start.days(to: next.start)
+      let reason: LeftOut.Reason? =
+        if period.excluded {
+          .excluded
+        } else if pauses.contains(where: { $0.overlaps(period.start...next.start.adding(days: -1)) }) {
+          .paused
+        } else if days > longestCycle { .tooLong } else { nil }
+      if let reason {
+        leftOut.append(LeftOut(start: period.start, days: days, reason: reason))
+      } else {
+        used.append(days)
+      }
+    }
+    let cycles = used.suffix(cyclesUsed)
+    let lengths = sorted.filter { p in !p.excluded && !pauses.contains { $0.contains(p.start) } }.compactMap(\.length)
     let periodLength =
       lengths.isEmpty ? defaultPeriod : Int((Double(lengths.reduce(0, +)) / Double(lengths.count)).rounded())
 
@@ -46,14 +86,20 @@ public struct CyclePrediction: Equatable, Sendable {
     let mean = confident ? Int((Double(cycles.reduce(0, +)) / Double(cycles.count)).rounded()) : defaultCycle
     let sd = confident ? standardDeviation(Array(cycles)) : nil
     let spread = (sd ?? .infinity) < 1.5 ? 1 : 2
+    let paused = pauses.first { $0.contains(today) }
 
+    // After a pause that ended with no period since, the next cycle counts from its end.
+    let anchor = pauses.compactMap(\.to).filter { $0 >= last.start && $0 < today }.max().map { $0.adding(days: 1) }
+    let base = anchor ?? last.start
     var next: [Next] = []
     var k = 1
-    while next.count < count {
-      let start = last.start.adding(days: mean * k)
+    while paused == nil && next.count < count && k < 2000 {
+      let start = base.adding(days: mean * k)
       k += 1
       // A predicted period whose whole range is over is late, not next; skip it.
       if start.adding(days: spread) < today, start.adding(days: periodLength - 1) < today { continue }
+      // None inside a pause planned ahead.
+      if pauses.contains(where: { $0.contains(start) }) { continue }
       let ovulation = start.adding(days: -14)
       next.append(
         Next(
@@ -63,7 +109,7 @@ public struct CyclePrediction: Equatable, Sendable {
     }
     return CyclePrediction(
       basedOnCycles: confident ? cycles.count : 0, meanCycle: mean, sd: sd, periodLength: periodLength,
-      confidence: confident ? .high : .low, next: next)
+      confidence: confident ? .high : .low, next: next, leftOut: leftOut, paused: paused)
   }
 
   static func standardDeviation(_ values: [Int]) -> Double {

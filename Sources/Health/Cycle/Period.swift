@@ -6,11 +6,14 @@ public struct Period: Equatable, Sendable {
   public let id: String
   public var start: LocalDate
   public var end: LocalDate?
+  /// The cycle that starts with this period is left out of the statistics (`vital cycle exclude`).
+  public var excluded: Bool
 
-  public init(id: String = UUID().uuidString.lowercased(), start: LocalDate, end: LocalDate?) {
+  public init(id: String = UUID().uuidString.lowercased(), start: LocalDate, end: LocalDate?, excluded: Bool = false) {
     self.id = id
     self.start = start
     self.end = end
+    self.excluded = excluded
   }
 
   /// Days from the first to the last, both counted; nil while ongoing.

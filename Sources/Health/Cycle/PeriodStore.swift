@@ -19,23 +19,27 @@ public struct PeriodStore {
 
   public func list() throws -> [Period] {
     try db.query(
-      "SELECT \(Self.periods.list(["id", "start", "end"])) FROM period WHERE account_id = ? ORDER BY start", account.id
+      "SELECT \(Self.periods.list(["id", "start", "end", "excluded"])) FROM period WHERE account_id = ? ORDER BY start",
+      account.id
     ) { row in
       guard let start = LocalDate(try row.get("start", as: String.self)) else {
         throw StorageError.typeMismatch(column: "start", expected: "a date", sql: nil)
       }
       return Period(
-        id: try row.get("id"), start: start, end: try row.get("end", as: String?.self).flatMap(LocalDate.init))
+        id: try row.get("id"), start: start, end: try row.get("end", as: String?.self).flatMap(LocalDate.init),
+        excluded: try row.get("excluded", as: Int64.self) != 0)
     }
   }
 
   /// Logs a period, or sets the end of the one that starts on `start`. Overlaps with another
   /// period, a reversed range and future days are refused.
   @discardableResult
-  public func log(start: LocalDate, end: LocalDate?) throws -> Period {
+  public func log(start: LocalDate, end: LocalDate?, id: String? = nil) throws -> Period {
     return try db.transaction { _ in
       let periods = try list()
-      var period = periods.first { $0.start == start } ?? Period(start: start, end: end)
+      var period =
+        periods.first { $0.start == start } ?? id.map { Period(id: $0, start: start, end: end) }
+        ?? Period(start: start, end: end)
       period.end = end
       try check(period, among: periods)
       try replica.write(
@@ -51,9 +55,9 @@ public struct PeriodStore {
     let (start, end) = (period.start, period.end)
     if let end, end < start { throw CycleError.endBeforeStart(start: start.description, end: end.description) }
     for day in [start, end].compactMap({ $0 }) where day > today { throw CycleError.inTheFuture(day.description) }
-    let range = start...(end ?? Self.openEnded)
+    let range = start...(end ?? LocalDate.distantFuture)
     for other in periods where other.id != period.id {
-      let otherRange = other.start...(other.end ?? Self.openEnded)
+      let otherRange = other.start...(other.end ?? LocalDate.distantFuture)
       if other.end == nil, other.start < start {
         throw CycleError.stillOngoing(start: other.start.description)
       }
@@ -74,10 +78,8 @@ public struct PeriodStore {
 
   public func predict(count: Int) throws -> CyclePrediction {
     guard (1...24).contains(count) else { throw CycleError.badCount }
-    return try CyclePrediction.predict(periods: list(), today: today, count: count)
+    return try CyclePrediction.predict(periods: list(), pauses: pauses(), today: today, count: count)
   }
-
-  static let openEnded = LocalDate(year: 9999, month: 12, day: 31)!
 
   var replica: Replica { Replica(db: db, accountID: account.id, now: now) }
 }

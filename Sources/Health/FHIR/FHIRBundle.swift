@@ -72,17 +72,7 @@ public enum FHIRBundle {
     if kind == "donation" || kind == "period" || kind == "medication", let canonical = UUID(uuidString: id) {
       return canonical.uuidString.lowercased()
     }
-    var bytes = Array(Crypto.sha256(Data("vital:\(kind):\(id)".utf8)).prefix(16))
-    bytes[6] = (bytes[6] & 0x0F) | 0x80
-    bytes[8] = (bytes[8] & 0x3F) | 0x80
-    let hex = Crypto.hex(bytes)
-    let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-      String(
-        hex[
-          hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)]
-      )
-    }
-    return parts.joined(separator: "-")
+    return Crypto.nameUUID("vital:\(kind):\(id)")
   }
 
   /// Vital's record id, so that an import of the bundle finds the record again.

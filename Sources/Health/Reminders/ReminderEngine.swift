@@ -33,6 +33,7 @@ public struct ReminderEngine {
     if enabled.contains(.medication) { items += try medicationItems(from: from, to: to) }
     if enabled.contains(.cycle) { items += try cycleItems(to: to) }
     if enabled.contains(.area) { items += try areaItems(from: from, to: to) }
+    if enabled.contains(.temperature) { items += try temperatureItems(from: from, to: to) }
     return items.filter { item in
       item.alarms.contains { $0.at >= from && $0.at <= to } || (item.start >= from && item.start <= to)
     }
@@ -104,14 +105,15 @@ public struct ReminderEngine {
     "dose-\(m.id)-\(Int64(scheduledAt.timeIntervalSince1970))"
   }
 
-  /// 08:00 local, three days before each predicted period start.
+  /// 08:00 local, three days before each predicted period start; none while paused.
   func cycleItems(to: Date) throws -> [CalendarItem] {
     let store = PeriodStore(db: db, account: account, now: now, calendar: calendar)
     let periods = try store.list()
     guard !periods.isEmpty else { return [] }
     let horizon = LocalDate(now, in: calendar).days(to: LocalDate(to, in: calendar))
     let prediction = try CyclePrediction.predict(
-      periods: periods, today: LocalDate(now, in: calendar), count: max(1, min(24, horizon / 20 + 2)))
+      periods: periods, pauses: store.pauses(), today: LocalDate(now, in: calendar),
+      count: max(1, min(24, horizon / 20 + 2)))
     return prediction.next.map { next in
       let day = next.start.adding(days: -3)
       let at = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 8))!
@@ -120,6 +122,33 @@ public struct ReminderEngine {
         body: "Predicted start \(next.start) (\(next.startRange.lowerBound) to \(next.startRange.upperBound)).",
         location: nil, when: .day(next.start), alarms: [.init(at: at, trigger: "-P2DT16H")])
     }
+  }
+
+  /// The morning temperature, every day at the chosen local time, except on days in a cycle
+  /// pause and on days whose temperature is already noted.
+  func temperatureItems(from: Date, to: Date) throws -> [CalendarItem] {
+    guard let at = try settings.time(.temperature), to >= from else { return [] }
+    let parts = at.split(separator: ":").compactMap { Int($0) }
+    let store = PeriodStore(db: db, account: account, now: now, calendar: calendar)
+    let pauses = try store.pauses()
+    let first = LocalDate(from, in: calendar)
+    let last = LocalDate(to, in: calendar)
+    let noted = Set(try store.notes(from: first, to: last).filter { $0.temperature != nil }.map(\.date))
+    var items: [CalendarItem] = []
+    var day = first
+    while day <= last {
+      defer { day = day.adding(days: 1) }
+      guard !noted.contains(day), !pauses.contains(where: { $0.contains(day) }),
+        let time = calendar.date(
+          from: DateComponents(year: day.year, month: day.month, day: day.day, hour: parts[0], minute: parts[1]))
+      else { continue }
+      items.append(
+        CalendarItem(
+          uid: "temperature-\(day)", source: .temperature, title: "Morning temperature",
+          body: "Take your temperature before getting up, then 'vital cycle note --temperature 36.5'.",
+          location: nil, when: .instant(time, duration: 0), alarms: [.init(at: time, trigger: "P0D")]))
+    }
+    return items
   }
 
   /// Phase changes that `vital area watch check` noticed at watched places.

@@ -8,6 +8,8 @@ extension ReminderSettings {
     [
       .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"), .text("source", "NOT NULL"),
       .integer("enabled", "NOT NULL CHECK (enabled IN (0, 1))"),
+      // HH:MM for a source that reminds daily at a chosen time (the morning temperature).
+      .text("at"),
     ], constraints: ["PRIMARY KEY (account_id, source)"], withoutRowID: true)
 }
 

@@ -39,10 +39,45 @@ public struct ReminderSettings {
       Self.discreetKey, on)
   }
 
-  public func set(_ source: ReminderSource, enabled: Bool) throws {
+  /// Switches `source` on or off; `at` (HH:MM) sets the time of a daily source, kept otherwise.
+  public func set(_ source: ReminderSource, enabled: Bool, at: String? = nil) throws {
+    if let at {
+      guard source.defaultTime != nil, CycleNoteChange.isTime(at) else {
+        throw ReminderSettingsError.badTime(source.rawValue)
+      }
+    }
     try db.execute(
-      "INSERT OR REPLACE INTO reminder_source (account_id, source, enabled) VALUES (?, ?, ?)", account.id,
-      source.rawValue, enabled)
+      """
+      INSERT INTO reminder_source (account_id, source, enabled, at) VALUES (?1, ?2, ?3, ?4)
+      ON CONFLICT (account_id, source) DO UPDATE SET enabled = ?3, at = coalesce(?4, at)
+      """, account.id, source.rawValue, enabled, at)
+  }
+
+  /// The time of day a daily source reminds at: the one chosen, else its default.
+  public func time(_ source: ReminderSource) throws -> String? {
+    guard let fallback = source.defaultTime else { return nil }
+    return try db.scalar(
+      String.self, "SELECT at FROM reminder_source WHERE account_id = ? AND source = ? AND at IS NOT NULL", account.id,
+      source.rawValue) ?? fallback
+  }
+
+  /// Chosen times by source, as an export carries them.
+  public func storedTimes() throws -> [(String, String)] {
+    try db.query(
+      "SELECT source, at FROM reminder_source WHERE account_id = ? AND at IS NOT NULL ORDER BY source", account.id
+    ) { (try $0.get(0, as: String.self), try $0.get(1, as: String.self)) }
+  }
+
+  /// Sets a chosen time by source name, as an import does.
+  public func restoreTime(_ name: String, at: String) throws {
+    guard let source = ReminderSource(rawValue: name), source.defaultTime != nil, CycleNoteChange.isTime(at) else {
+      throw ReminderSettingsError.unknown(name + "_at")
+    }
+    try db.execute(
+      """
+      INSERT INTO reminder_source (account_id, source, enabled, at) VALUES (?1, ?2, ?3, ?4)
+      ON CONFLICT (account_id, source) DO UPDATE SET at = ?4
+      """, account.id, name, source.enabledByDefault, at)
   }
 
   /// The settings as stored (source or `discreet`, on or off), by name: what an export carries.
@@ -65,9 +100,13 @@ public struct ReminderSettings {
 
 public enum ReminderSettingsError: Error, CustomStringConvertible {
   case unknown(String)
+  case badTime(String)
 
   public var description: String {
     switch self {
+    case .badTime(let source):
+      source == ReminderSource.temperature.rawValue
+        ? "--at must be a time, HH:MM, like 06:30" : "--at is only for the temperature reminder"
     case .unknown(let name):
       "unknown reminder setting '\(name.prefix(40))'; it may come from a newer Vital: update Vital and try again"
     }

@@ -60,7 +60,11 @@ public struct ReportData: Sendable {
     data.periods = all.filter { $0.start <= to && ($0.end ?? data.today) >= from }
     // From the periods already read; a prediction needs at least one.
     data.nextPeriod =
-      all.isEmpty ? nil : try CyclePrediction.predict(periods: all, today: data.today, count: 1).next.first?.start
+      all.isEmpty
+      ? nil
+      : try CyclePrediction.predict(
+        periods: all, pauses: periods.pauses(), today: data.today, count: 1
+      ).next.first?.start
 
     let meds = MedicationStore(db: db, account: account, now: now, calendar: calendar)
     for m in try meds.list().sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {

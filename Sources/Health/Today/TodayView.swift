@@ -46,10 +46,13 @@ public struct TodayView: Sendable {
     }
     doses.sort { ($0.scheduledAt, $0.medication) < ($1.scheduledAt, $1.medication) }
 
-    let periods = try PeriodStore(db: db, account: account, now: now, calendar: calendar).list()
+    let periodStore = PeriodStore(db: db, account: account, now: now, calendar: calendar)
+    let periods = try periodStore.list()
     var cycle: CycleDay?
     if let last = periods.max(by: { $0.start < $1.start }), last.start <= today {
-      let next = try? CyclePrediction.predict(periods: periods, today: today, count: 1).next.first?.start
+      let next = try? CyclePrediction.predict(
+        periods: periods, pauses: periodStore.pauses(), today: today, count: 1
+      ).next.first?.start
       cycle = CycleDay(
         day: last.start.days(to: today) + 1, nextPeriod: next, ongoing: last.end.map { $0 >= today } ?? true)
     }
