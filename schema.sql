@@ -72,14 +72,6 @@ CREATE TABLE sync_remote (
   last_sync TEXT
 ) STRICT;
 
-CREATE TABLE reminder_source (
-  -- Which sources are on, and whether notifications are discreet (per device: they show on this screen).
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  source TEXT NOT NULL,
-  enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
-  PRIMARY KEY (account_id, source)
-) STRICT, WITHOUT ROWID;
-
 CREATE TABLE reminder_delivery (
   -- What `vital reminders notify` has delivered or reported missed.
   account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
@@ -448,3 +440,12 @@ CREATE TABLE period (
   CHECK ("end" IS NULL OR "end" >= start)
 ) STRICT;
 CREATE INDEX period_account_start ON period(account_id, start);
+
+CREATE TABLE reminder_source (
+  -- Which sources are on, and whether notifications are discreet (per device: they show on this screen).
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  source TEXT NOT NULL,
+  enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+  at TEXT,
+  PRIMARY KEY (account_id, source)
+) STRICT, WITHOUT ROWID;

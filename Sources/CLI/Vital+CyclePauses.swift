@@ -165,7 +165,7 @@ extension Vital.Cycle {
         }
         let summary =
           b.meanAbsoluteError.map {
-            "\(b.counted.count) cycles: off by \(String(format: "%.1f", $0)) days on average, \(Int(((b.inRangeShare ?? 0) * 100).rounded()))% within the predicted range."
+            "\(b.counted.count) cycle\(b.counted.count == 1 ? "" : "s"): off by \(String(format: "%.1f", $0)) days on average, \(Int(((b.inRangeShare ?? 0) * 100).rounded()))% within the predicted range."
           } ?? "No cycle to score yet."
         return table.text + "\n" + summary
       }
