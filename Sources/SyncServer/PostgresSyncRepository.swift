@@ -158,29 +158,34 @@ public final class PostgresSyncRepository: SyncRepository {
       // The records the changes touch, in one query; then the merged ones written in one.
       var current: [String: [String: WireField]] = [:]
       var storedBytes: [String: Int] = [:]
+      var storedSeq: [String: Int64] = [:]
       if !changes.isEmpty {
         let datasets = changes.map(\.dataset)
         let ids = changes.map(\.id)
-        for try await (dataset, id, text) in try await c.query(
+        for try await (dataset, id, text, rowSeq) in try await c.query(
           """
-          SELECT r.dataset, r.row_id, r.fields FROM records r
+          SELECT r.dataset, r.row_id, r.fields, r.seq FROM records r
           JOIN unnest(\(datasets)::text[], \(ids)::text[]) AS k(dataset, row_id)
             ON r.dataset = k.dataset AND r.row_id = k.row_id
           WHERE r.user_id = \(userID)
           """, logger: logger
-        ).decode((String, String, String).self) {
+        ).decode((String, String, String, Int64).self) {
           current[dataset + "\u{0}" + id] = try WireJSON.fields(text)
           storedBytes[dataset + "\u{0}" + id] = text.utf8.count
+          storedSeq[dataset + "\u{0}" + id] = rowSeq
         }
       }
       var written: (datasets: [String], ids: [String], fields: [String], seqs: [Int64]) = ([], [], [], [])
       var slot: [String: Int] = [:]
       var accepted = 0
+      var echo = EchoFilter(since: start)
       for change in changes {
         let key = change.dataset + "\u{0}" + change.id
         guard let merged = ServerMerge.merge(current[key] ?? [:], change.fields) else { continue }
         current[key] = merged
         seq += 1
+        echo.wrote(seq: seq, storedSeq: storedSeq[key])
+        storedSeq[key] = seq
         if let at = slot[key] {
           written.fields[at] = WireJSON.encode(merged)
           written.seqs[at] = seq
@@ -224,6 +229,7 @@ public final class PostgresSyncRepository: SyncRepository {
       var hasMore = false
       let limit = bounds.count + 1
       let budget = bounds.bytes
+      let kept = echo.kept
       // The bytes before each row are summed from the stored sizes (octet_length reads no
       // value): rows past the byte bound come without their fields, only to say "more".
       for try await (dataset, id, fields, rowSeq) in try await c.query(
@@ -232,7 +238,9 @@ public final class PostgresSyncRepository: SyncRepository {
           SELECT dataset, row_id, fields, seq,
             coalesce(sum(octet_length(fields)) OVER (ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
               AS before
-          FROM records WHERE user_id = \(userID) AND seq > \(start) ORDER BY seq LIMIT \(limit)) page
+          FROM records WHERE user_id = \(userID) AND seq > \(start)
+            AND (seq < \(kept.below) OR seq > \(kept.above) OR seq = ANY(\(kept.resend)::int8[]))
+          ORDER BY seq LIMIT \(limit)) page
         ORDER BY seq
         """, logger: logger
       ).decode((String, String, String?, Int64).self) {
@@ -246,7 +254,8 @@ public final class PostgresSyncRepository: SyncRepository {
         last = rowSeq
       }
       return SyncPage(
-        changesJSON: page, cursor: "\(epoch):\(last)", hasMore: hasMore, accepted: accepted, encrypted: encrypted)
+        changesJSON: page, cursor: "\(epoch):\(echo.cursor(last: last, hasMore: hasMore))", hasMore: hasMore,
+        accepted: accepted, encrypted: encrypted)
     }
   }
 

@@ -182,13 +182,17 @@ public actor SQLiteSyncRepository: SyncRepository {
       var accepted = 0
       var grownBytes: Int64 = 0
       var newRecords: Int64 = 0
+      var echo = EchoFilter(since: start)
       for change in changes {
-        let stored = try db.scalar(
-          String.self, "SELECT fields FROM record WHERE user_id = ? AND dataset = ? AND row_id = ?", userID,
-          change.dataset, change.id)
+        let row = try db.queryFirst(
+          "SELECT fields, seq FROM record WHERE user_id = ? AND dataset = ? AND row_id = ?", userID, change.dataset,
+          change.id
+        ) { (try $0.get(0, as: String.self), try $0.get(1, as: Int64.self)) }
+        let stored = row?.0
         let current = try stored.map { try WireJSON.fields($0) } ?? [:]
         guard let merged = ServerMerge.merge(current, change.fields) else { continue }
         let seq = try db.scalar(Int64.self, "UPDATE sequence SET value = value + 1 WHERE id = 1 RETURNING value") ?? 0
+        echo.wrote(seq: seq, storedSeq: row?.1)
         let json = WireJSON.encode(merged)
         grownBytes += Int64(json.utf8.count - (stored?.utf8.count ?? 0))
         if stored == nil { newRecords += 1 }
@@ -216,8 +220,13 @@ public actor SQLiteSyncRepository: SyncRepository {
       // One row more than a page is read: its presence is the answer to "more after this?". The
       // fields of a row past the page are never read.
       try db.scanRows(
-        "SELECT dataset, row_id, fields, seq FROM record WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?", userID,
-        start, bounds.count + 1
+        """
+        SELECT dataset, row_id, fields, seq FROM record WHERE user_id = ? AND seq > ?
+          AND (seq < ? OR seq > ? OR seq IN (SELECT value FROM json_each(?)))
+        ORDER BY seq LIMIT ?
+        """, userID, start, echo.kept.below, echo.kept.above,
+        "[" + echo.kept.resend.map(String.init).joined(separator: ",") + "]",
+        bounds.count + 1
       ) { row in
         guard page.count < bounds.count, bytes < bounds.bytes else {
           hasMore = true
@@ -232,7 +241,8 @@ public actor SQLiteSyncRepository: SyncRepository {
         return true
       }
       return SyncPage(
-        changesJSON: page, cursor: "\(epoch):\(last)", hasMore: hasMore, accepted: accepted, encrypted: encrypted)
+        changesJSON: page, cursor: "\(epoch):\(echo.cursor(last: last, hasMore: hasMore))", hasMore: hasMore,
+        accepted: accepted, encrypted: encrypted)
     }
   }
 

@@ -1,0 +1,40 @@
+/// Which of the records a sync request wrote its answer leaves out: the sender has them already.
+///
+/// A request's writes take the sequence numbers `first...last` in one transaction (the user's
+/// sequence is held by the request, on either backend). A written record goes back only when
+/// the record it merged into was one the sender had not pulled yet (stored after its cursor):
+/// then the merged record holds fields the sender has never seen. Otherwise the sender holds
+/// every field of it, its own and those it pulled, and sending it back would be a no-op merge.
+/// The answer's cursor still moves past the block when nothing before it is left to send.
+struct EchoFilter {
+  let since: Int64
+  private(set) var first: Int64?
+  private(set) var last: Int64?
+  /// Written records that go back all the same.
+  private(set) var resend: [Int64] = []
+
+  init(since: Int64) { self.since = since }
+
+  /// Notes a record written at `seq` over the stored one at `storedSeq` (nil: a new record).
+  mutating func wrote(seq: Int64, storedSeq: Int64?) {
+    if let storedSeq, let first, storedSeq >= first {
+      // Written earlier in this same request: it moves, and goes back only if it went before.
+      if let i = resend.firstIndex(of: storedSeq) { resend[i] = seq }
+    } else if let storedSeq, storedSeq > since {
+      resend.append(seq)
+    }
+    if first == nil { first = seq }
+    last = seq
+  }
+
+  /// The block as bounds to bind: a record is kept when `seq < below || seq > above || seq in
+  /// resend` (with nothing written, every record is kept).
+  var kept: (below: Int64, above: Int64, resend: [Int64]) { (first ?? .max, last ?? .min, resend) }
+
+  /// The cursor of the answer: past the written block when the page reached the end, else the
+  /// last record sent (the rest, echo or not, comes with the next page).
+  func cursor(last sent: Int64, hasMore: Bool) -> Int64 {
+    guard !hasMore, let last else { return sent }
+    return max(sent, last)
+  }
+}
