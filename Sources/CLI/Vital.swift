@@ -2,9 +2,10 @@ import ArgumentParser
 import CLICore
 import Foundation
 import Storage
+import Sync
 
 struct Vital: AsyncParsableCommand {
-  static let version = "0.1.0"
+  static let version = Release.version
 
   static let configuration = CommandConfiguration(
     commandName: "vital",

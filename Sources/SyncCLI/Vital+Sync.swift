@@ -140,15 +140,17 @@ extension VitalSync.Remote {
       let pending = try replica.pendingCount()
       let setAside = try replica.setAsideRecords()
       let encrypted = try SyncKey.load(app.db, accountID: account.id) != nil
+      let server = await ServerCheck(remote, app: app, account: account)
+      if let warning = server.warning { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
       let json = JSON.object([
         ("url", .optional(remote?.url)), ("logged_in", .bool(remote?.token != nil)),
         ("last_sync", app.iso(remote?.lastSync)), ("pending", .int(pending)), ("encrypted", .bool(encrypted)),
-        ("set_aside", SetAsideReport.json(setAside, app: app)),
+        ("set_aside", SetAsideReport.json(setAside, app: app)), ("server", server.json),
       ])
       try app.output.show(json) {
         guard let remote else { return "no server set; run 'vital remote set URL'" }
         return """
-          server     \(remote.url)
+          server     \(remote.url) (\(server.line))
           logged in  \(remote.token != nil ? "yes" : "no")
           last sync  \(app.human(remote.lastSync))
           pending    \(pending) changes

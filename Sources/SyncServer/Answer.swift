@@ -34,3 +34,10 @@ enum Answer {
       status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: out)))
   }
 }
+
+/// `GET /v1/version`: the server's release and the sync protocol it speaks.
+struct ServerVersion: ResponseEncodable {
+  let server = "vital-serve \(Release.version)"
+  let version = Release.version
+  let `protocol` = Release.syncProtocol
+}

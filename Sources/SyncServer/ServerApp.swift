@@ -43,6 +43,8 @@ public func buildApplication(
   // First, so that it wraps every route and the not-found answer.
   router.add(middleware: ErrorBodies(bodyLimit: configuration.bodyLimit, logger: logger))
   router.get("/healthz") { _, _ in ["status": "ok"] }
+  // Open, like /healthz: a client checks it speaks the server's protocol before logging in.
+  router.get("/v1/version") { _, _ in ServerVersion() }
   router.post("/v1/accounts") { request, context in try await api.register(request, context) }
   router.post("/v1/sessions") { request, context in try await api.login(request, context) }
   // Everything else needs a login: the middleware puts the user in the context.
