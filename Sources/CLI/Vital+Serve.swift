@@ -18,8 +18,10 @@ extension Vital {
         The PostgreSQL URL may hold a password: give it by file or in VITAL_POSTGRES_URL, where
         `ps` does not show it. Idle connections close after --idle-timeout seconds; at
         --max-connections (or the open-file limit) and at --max-connections-per-address the
-        oldest idle connection makes room for a new one.
-        """)
+        oldest idle connection makes room for a new one. 'vital serve admin' looks after the
+        accounts.
+        """,
+      subcommands: [Admin.self])
     @OptionGroup var global: GlobalOptions
     @Option(help: "Address to listen on; loopback unless you mean otherwise.") var listen = "127.0.0.1:8080"
     @Option(help: "Folder for the server's SQLite database (default: <home>/server).") var data: String?

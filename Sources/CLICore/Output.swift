@@ -4,6 +4,8 @@ import Foundation
 public struct Output {
   public let json: Bool
 
+  public init(json: Bool) { self.json = json }
+
   /// Prints `document` with `--json`, else the text `human` makes.
   public func show(_ document: JSON, human: () -> String) throws {
     Self.write(json ? document.serialized() : human())

@@ -9,89 +9,98 @@ import SyncServer
 @main
 struct VitalServe: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "vital-serve",
-    abstract: "The Vital sync server, as `vital serve` runs it.",
-    discussion: "Plain HTTP: keep --listen on loopback or a private network, behind a TLS reverse proxy.")
+    commandName: "vital-serve", abstract: "The Vital sync server, as `vital serve` runs it.",
+    subcommands: [Run.self, Admin.self], defaultSubcommand: Run.self)
+}
 
-  @Option(help: "HOST:PORT to listen on; port 0 picks a free one.") var listen: String
-  @Option(help: "Folder for the server's SQLite database.") var data: String?
-  @Option(help: "A PostgreSQL URL instead of SQLite.") var postgres: String?
-  @Option(help: "A file holding the PostgreSQL URL (kept out of `ps`).") var postgresFile: String?
-  @OptionGroup var limits: ServeLimitOptions
-  @Option(help: .hidden) var now: String?
-  @Flag(help: "Announce the address as JSON.") var json = false
+extension VitalServe {
+  struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "run",
+      abstract: "Serve (what `vital-serve` does without a subcommand).",
+      discussion: "Plain HTTP: keep --listen on loopback or a private network, behind a TLS reverse proxy.")
 
-  func validate() throws {
-    let sources = [data != nil, postgres != nil, postgresFile != nil].filter { $0 }.count
-    guard sources == 1 || (sources == 0 && Self.environmentURL != nil) else {
-      throw ValidationError("give one of --data DIR, --postgres URL, --postgres-file FILE, or set VITAL_POSTGRES_URL")
-    }
-    guard address != nil else { throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080") }
-    if let now, ISO8601.date(from: now) == nil { throw ValidationError("--now takes an ISO 8601 instant") }
-  }
+    @Option(help: "HOST:PORT to listen on; port 0 picks a free one.") var listen: String
+    @Option(help: "Folder for the server's SQLite database.") var data: String?
+    @Option(help: "A PostgreSQL URL instead of SQLite.") var postgres: String?
+    @Option(help: "A file holding the PostgreSQL URL (kept out of `ps`).") var postgresFile: String?
+    @OptionGroup var limits: ServeLimitOptions
+    @Option(help: .hidden) var now: String?
+    @Flag(help: "Announce the address as JSON.") var json = false
 
-  private var address: (host: String, port: Int)? {
-    guard let colon = listen.lastIndex(of: ":"), colon != listen.startIndex,
-      let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port)
-    else { return nil }
-    return (String(listen[..<colon]), port)
-  }
-
-  func run() async throws {
-    umask(0o077)
-    let (host, port) = address!
-    var configuration = ServerConfiguration(host: host, port: port)
-    if let now = now.flatMap(ISO8601.date(from:)) { configuration.now = { now } }
-    configuration.quota = Quota(bytes: limits.quotaMb.map { $0 << 20 }, records: limits.quotaRecords)
-    configuration.connections = ConnectionLimits(
-      total: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress,
-      requestTimeout: .seconds(limits.requestTimeout), idleTimeout: .seconds(limits.idleTimeout))
-    do {
-      if let url = try postgresURL() {
-        let client = try PostgresSyncRepository.makeClient(url: url)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-          group.addTask { await client.run() }
-          let repository = try await PostgresSyncRepository.connect(
-            client: client, url: url, timeout: .seconds(limits.databaseTimeout))
-          try await serve(repository, configuration)
-          group.cancelAll()
-        }
-      } else if let data {
-        try FileManager.default.createDirectory(
-          atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try await serve(try SQLiteSyncRepository(path: data + "/server.sqlite"), configuration)
+    func validate() throws {
+      let sources = [data != nil, postgres != nil, postgresFile != nil].filter { $0 }.count
+      guard sources == 1 || (sources == 0 && Self.environmentURL != nil) else {
+        throw ValidationError("give one of --data DIR, --postgres URL, --postgres-file FILE, or set VITAL_POSTGRES_URL")
       }
-    } catch {
-      // One line, as every Vital error; the server's own errors carry no request data.
-      FileHandle.standardError.write(Data("error: the server stopped: \(String(describing: error).prefix(300))\n".utf8))
-      throw ExitCode.failure
+      guard address != nil else { throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080") }
+      if let now, ISO8601.date(from: now) == nil { throw ValidationError("--now takes an ISO 8601 instant") }
     }
-  }
 
-  /// `VITAL_POSTGRES_URL`, read by this process itself so that the URL never sits in its arguments.
-  static var environmentURL: String? {
-    ProcessInfo.processInfo.environment["VITAL_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-  }
-
-  /// The URL from --postgres, the first line of --postgres-file, or VITAL_POSTGRES_URL.
-  private func postgresURL() throws -> String? {
-    if let postgres { return postgres }
-    guard let postgresFile else { return data == nil ? Self.environmentURL : nil }
-    guard let text = try? String(contentsOfFile: postgresFile, encoding: .utf8),
-      let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty, text.utf8.count < 4096
-    else {
-      throw ValidationError("cannot read a PostgreSQL URL from \(postgresFile): it holds one line, postgres://...")
+    private var address: (host: String, port: Int)? {
+      guard let colon = listen.lastIndex(of: ":"), colon != listen.startIndex,
+        let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port)
+      else { return nil }
+      return (String(listen[..<colon]), port)
     }
-    return String(line).trimmingCharacters(in: .whitespaces)
-  }
 
-  private func serve(_ repository: any SyncRepository, _ configuration: ServerConfiguration) async throws {
-    let host = configuration.host
-    let json = json
-    let app = buildApplication(configuration: configuration, repository: repository) { port in
-      let line = json ? "{\"listening\": \"http://\(host):\(port)\"}\n" : "listening on http://\(host):\(port)\n"
-      FileHandle.standardOutput.write(Data(line.utf8))
+    func run() async throws {
+      umask(0o077)
+      let (host, port) = address!
+      var configuration = ServerConfiguration(host: host, port: port)
+      if let now = now.flatMap(ISO8601.date(from:)) { configuration.now = { now } }
+      configuration.quota = Quota(bytes: limits.quotaMb.map { $0 << 20 }, records: limits.quotaRecords)
+      configuration.connections = ConnectionLimits(
+        total: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress,
+        requestTimeout: .seconds(limits.requestTimeout), idleTimeout: .seconds(limits.idleTimeout))
+      do {
+        if let url = try postgresURL() {
+          let client = try PostgresSyncRepository.makeClient(url: url)
+          try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            let repository = try await PostgresSyncRepository.connect(
+              client: client, url: url, timeout: .seconds(limits.databaseTimeout))
+            try await serve(repository, configuration)
+            group.cancelAll()
+          }
+        } else if let data {
+          try FileManager.default.createDirectory(
+            atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+          try await serve(try SQLiteSyncRepository(path: data + "/server.sqlite"), configuration)
+        }
+      } catch {
+        // One line, as every Vital error; the server's own errors carry no request data.
+        FileHandle.standardError.write(
+          Data("error: the server stopped: \(String(describing: error).prefix(300))\n".utf8))
+        throw ExitCode.failure
+      }
     }
-    try await app.runService()
+
+    /// `VITAL_POSTGRES_URL`, read by this process itself so that the URL never sits in its arguments.
+    static var environmentURL: String? {
+      ProcessInfo.processInfo.environment["VITAL_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The URL from --postgres, the first line of --postgres-file, or VITAL_POSTGRES_URL.
+    private func postgresURL() throws -> String? {
+      if let postgres { return postgres }
+      guard let postgresFile else { return data == nil ? Self.environmentURL : nil }
+      guard let text = try? String(contentsOfFile: postgresFile, encoding: .utf8),
+        let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty, text.utf8.count < 4096
+      else {
+        throw ValidationError("cannot read a PostgreSQL URL from \(postgresFile): it holds one line, postgres://...")
+      }
+      return String(line).trimmingCharacters(in: .whitespaces)
+    }
+
+    private func serve(_ repository: any SyncRepository, _ configuration: ServerConfiguration) async throws {
+      let host = configuration.host
+      let json = json
+      let app = buildApplication(configuration: configuration, repository: repository) { port in
+        let line = json ? "{\"listening\": \"http://\(host):\(port)\"}\n" : "listening on http://\(host):\(port)\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+      }
+      try await app.runService()
+    }
   }
 }

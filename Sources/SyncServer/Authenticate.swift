@@ -6,6 +6,8 @@ import Hummingbird
 /// the request context; every route behind it answers 401 without a valid token.
 struct Authenticate: RouterMiddleware {
   typealias Context = SyncRequestContext
+  /// What a suspended account hears on every call: its data stays on the server.
+  static let suspended = "this account is suspended on this server (its records are kept); ask the server's operator"
   let repository: any SyncRepository
   let now: @Sendable () -> Date
 
@@ -19,8 +21,9 @@ struct Authenticate: RouterMiddleware {
     guard let user = try await repository.user(tokenSHA256: digest, now: now()) else {
       throw HTTPError(.unauthorized, message: "the token is unknown or expired; log in again")
     }
+    if user.suspended { throw HTTPError(.forbidden, message: Self.suspended) }
     var context = context
-    context.login = .init(userID: user, tokenSHA256: digest)
+    context.login = .init(userID: user.id, tokenSHA256: digest)
     return try await next(request, context)
   }
 }

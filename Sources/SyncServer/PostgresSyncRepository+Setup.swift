@@ -97,6 +97,9 @@ extension PostgresSyncRepository {
     // What each account keeps, as running totals (see `countUsage`).
     "ALTER TABLE users ADD COLUMN IF NOT EXISTS stored_bytes BIGINT NOT NULL DEFAULT 0",
     "ALTER TABLE users ADD COLUMN IF NOT EXISTS record_count BIGINT NOT NULL DEFAULT 0",
+    // What `vital serve admin` shows and does.
+    "ALTER TABLE users ADD COLUMN IF NOT EXISTS last_sync_at TIMESTAMPTZ",
+    "ALTER TABLE users ADD COLUMN IF NOT EXISTS suspended BOOLEAN NOT NULL DEFAULT false",
   ]
 
   /// Counts what each account keeps, once per database (the first start with usage totals).

@@ -59,11 +59,11 @@ public final class PostgresSyncRepository: SyncRepository {
     return id
   }
 
-  public func passwordHash(email: String) async throws -> (userID: String, hash: String)? {
-    for try await (id, hash) in try await client.query(
-      "SELECT id, password_hash FROM users WHERE email = \(email)", logger: logger
-    ).decode((String, String).self) {
-      return (id, hash)
+  public func passwordHash(email: String) async throws -> (userID: String, hash: String, suspended: Bool)? {
+    for try await (id, hash, suspended) in try await client.query(
+      "SELECT id, password_hash, suspended FROM users WHERE email = \(email)", logger: logger
+    ).decode((String, String, Bool).self) {
+      return (id, hash, suspended)
     }
     return nil
   }
@@ -107,12 +107,15 @@ public final class PostgresSyncRepository: SyncRepository {
       """, logger: logger)
   }
 
-  public func user(tokenSHA256: String, now: Date) async throws -> String? {
-    var found: (String, Date)?
-    for try await row in try await client.query(
-      "SELECT user_id, last_used_at FROM tokens WHERE token_sha256 = \(tokenSHA256)", logger: logger
-    ).decode((String, Date).self) {
-      found = row
+  public func user(tokenSHA256: String, now: Date) async throws -> TokenUser? {
+    var found: (TokenUser, Date)?
+    for try await (id, lastUsed, suspended) in try await client.query(
+      """
+      SELECT t.user_id, t.last_used_at, u.suspended FROM tokens t JOIN users u ON u.id = t.user_id
+      WHERE t.token_sha256 = \(tokenSHA256)
+      """, logger: logger
+    ).decode((String, Date, Bool).self) {
+      found = (TokenUser(id: id, suspended: suspended), lastUsed)
     }
     guard let (user, lastUsed) = found else { return nil }
     if now.timeIntervalSince(lastUsed) > 30 * 86_400 {
@@ -146,8 +149,10 @@ public final class PostgresSyncRepository: SyncRepository {
       // The user's row lock: syncs of one user run one at a time across every server process.
       var seq: Int64 = 0
       var encrypted = false
+      // The UPDATE takes the row lock as SELECT ... FOR UPDATE would, and notes the sync.
       for try await (value, sealed) in try await c.query(
-        "SELECT seq, sync_key_id IS NOT NULL FROM users WHERE id = \(userID) FOR UPDATE", logger: logger
+        "UPDATE users SET last_sync_at = now() WHERE id = \(userID) RETURNING seq, sync_key_id IS NOT NULL",
+        logger: logger
       ).decode((Int64, Bool).self) {
         seq = value
         encrypted = sealed
@@ -315,6 +320,33 @@ public final class PostgresSyncRepository: SyncRepository {
   }
 
   // MARK: Sync key
+
+  public func accounts() async throws -> [AdminAccount] {
+    var accounts: [AdminAccount] = []
+    for try await (email, created, lastSync, devices, records, bytes, encrypted, suspended) in try await client.query(
+      """
+      SELECT email, created_at, last_sync_at, (SELECT count(*) FROM tokens t WHERE t.user_id = u.id), record_count,
+        stored_bytes, sync_key_id IS NOT NULL, suspended
+      FROM users u ORDER BY email
+      """, logger: logger
+    ).decode((String, Date, Date?, Int64, Int64, Int64, Bool, Bool).self) {
+      accounts.append(
+        AdminAccount(
+          email: email, created: created, lastSync: lastSync, devices: Int(devices), records: records,
+          storedBytes: bytes, encrypted: encrypted, suspended: suspended))
+    }
+    return accounts
+  }
+
+  public func setSuspended(email: String, _ suspended: Bool) async throws -> Bool {
+    var found = false
+    for try await _ in try await client.query(
+      "UPDATE users SET suspended = \(suspended) WHERE email = \(email) RETURNING id", logger: logger
+    ).decode(String.self) {
+      found = true
+    }
+    return found
+  }
 
   public func syncKey(userID: String) async throws -> String? {
     for try await key in try await client.query("SELECT sync_key FROM users WHERE id = \(userID)", logger: logger)

@@ -83,6 +83,13 @@ public actor SQLiteSyncRepository: SyncRepository {
             + (SELECT coalesce(sum(length(data)), 0) FROM blob WHERE user_id = user.id),
           record_count = (SELECT count(*) FROM record WHERE user_id = user.id);
         """),
+    // What `vital serve admin` shows and does: the last sync, and suspended accounts.
+    Migration(
+      "0006_admin",
+      sql: """
+        ALTER TABLE user ADD COLUMN last_sync_at TEXT;
+        ALTER TABLE user ADD COLUMN suspended INTEGER NOT NULL DEFAULT 0 CHECK (suspended IN (0, 1));
+        """),
   ])
 
   public init(path: String) throws {
@@ -109,9 +116,9 @@ public actor SQLiteSyncRepository: SyncRepository {
     return id
   }
 
-  public func passwordHash(email: String) throws -> (userID: String, hash: String)? {
-    try db.queryFirst("SELECT id, password_hash FROM user WHERE email = ?", email) {
-      (try $0.get(0, as: String.self), try $0.get(1, as: String.self))
+  public func passwordHash(email: String) throws -> (userID: String, hash: String, suspended: Bool)? {
+    try db.queryFirst("SELECT id, password_hash, suspended FROM user WHERE email = ?", email) {
+      (try $0.get(0, as: String.self), try $0.get(1, as: String.self), try $0.get(2, as: Bool.self))
     }
   }
 
@@ -144,11 +151,19 @@ public actor SQLiteSyncRepository: SyncRepository {
       now, now)
   }
 
-  public func user(tokenSHA256: String, now: Date) throws -> String? {
+  public func user(tokenSHA256: String, now: Date) throws -> TokenUser? {
     guard
       let (user, lastUsed) = try db.queryFirst(
-        "SELECT user_id, last_used_at FROM token WHERE token_sha256 = ?", tokenSHA256,
-        row: { (try $0.get(0, as: String.self), try $0.get(1, as: Date.self)) })
+        """
+        SELECT t.user_id, t.last_used_at, u.suspended FROM token t JOIN user u ON u.id = t.user_id
+        WHERE t.token_sha256 = ?
+        """, tokenSHA256,
+        row: {
+          (
+            TokenUser(id: try $0.get(0, as: String.self), suspended: try $0.get(2, as: Bool.self)),
+            try $0.get(1, as: Date.self)
+          )
+        })
     else { return nil }
     if now.timeIntervalSince(lastUsed) > 30 * 86_400 {
       try db.execute("DELETE FROM token WHERE token_sha256 = ?", tokenSHA256)
@@ -177,7 +192,13 @@ public actor SQLiteSyncRepository: SyncRepository {
   ) throws -> SyncPage {
     try db.transaction(.immediate) { db in
       let start = try position(since, db: db)
-      let encrypted = try db.scalar(Int.self, "SELECT sync_key_id IS NOT NULL FROM user WHERE id = ?", userID) == 1
+      // The key id itself, not `sync_key_id IS NOT NULL`: SQLite 3.40 answers that expression
+      // wrongly in a RETURNING clause (1 for a NULL key id).
+      let keyID = try db.scalar(
+        String.self,
+        "UPDATE user SET last_sync_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? RETURNING coalesce(sync_key_id, '')",
+        userID)
+      let encrypted = !(keyID ?? "").isEmpty
       if encrypted, changes.contains(where: { !$0.sealed }) { throw SyncRepositoryError.cleartextRefused }
       var accepted = 0
       var grownBytes: Int64 = 0
@@ -275,6 +296,25 @@ public actor SQLiteSyncRepository: SyncRepository {
 
   public func blob(userID: String, sha256: String) throws -> Data? {
     try db.scalar(Data.self, "SELECT data FROM blob WHERE user_id = ? AND sha256 = ?", userID, sha256)
+  }
+
+  public func accounts() throws -> [AdminAccount] {
+    try db.query(
+      """
+      SELECT email, created_at, last_sync_at, (SELECT count(*) FROM token WHERE user_id = user.id), record_count,
+        stored_bytes, sync_key_id IS NOT NULL, suspended
+      FROM user ORDER BY email
+      """
+    ) { row in
+      AdminAccount(
+        email: try row.get(0), created: try row.get(1), lastSync: try row.get(2), devices: try row.get(3),
+        records: try row.get(4), storedBytes: try row.get(5), encrypted: try row.get(6), suspended: try row.get(7))
+    }
+  }
+
+  public func setSuspended(email: String, _ suspended: Bool) throws -> Bool {
+    try db.execute("UPDATE user SET suspended = ? WHERE email = ?", suspended, email)
+    return db.changes > 0
   }
 
   public func syncKey(userID: String) throws -> String? {

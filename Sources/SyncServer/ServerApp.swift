@@ -115,6 +115,7 @@ struct SyncAPI: Sendable {
     }
     if let stored { try await repository.recordLogin(userID: stored.userID, succeeded: ok, now: now) }
     guard ok, let stored else { throw HTTPError(.unauthorized, message: "wrong email or password") }
+    if stored.suspended { throw HTTPError(.forbidden, message: Authenticate.suspended) }
     let token = try Crypto.randomBytes(32).map { String(format: "%02x", $0) }.joined()
     try await repository.createToken(
       userID: stored.userID, tokenSHA256: Crypto.sha256Hex(Data(token.utf8)), now: configuration.now())

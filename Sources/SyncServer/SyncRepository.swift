@@ -7,7 +7,7 @@ import Sync
 /// servers) can both back it. Every call names the user it acts for; nothing crosses users.
 public protocol SyncRepository: Sendable {
   func createUser(email: String, passwordHash: String, now: Date) async throws -> String
-  func passwordHash(email: String) async throws -> (userID: String, hash: String)?
+  func passwordHash(email: String) async throws -> (userID: String, hash: String, suspended: Bool)?
   func setPasswordHash(userID: String, hash: String) async throws
   /// When the account's lockout after repeated failed logins ends, if it is locked.
   func lockedUntil(userID: String) async throws -> Date?
@@ -16,7 +16,7 @@ public protocol SyncRepository: Sendable {
   func recordLogin(userID: String, succeeded: Bool, now: Date) async throws
   func createToken(userID: String, tokenSHA256: String, now: Date) async throws
   /// The user a token belongs to, if it is known and was used in the last 30 days.
-  func user(tokenSHA256: String, now: Date) async throws -> String?
+  func user(tokenSHA256: String, now: Date) async throws -> TokenUser?
   func deleteToken(tokenSHA256: String) async throws
   /// Deletes the user with every token, record and blob.
   func deleteUser(userID: String) async throws
@@ -33,6 +33,33 @@ public protocol SyncRepository: Sendable {
   /// removes every record and blob kept in the clear (the devices send them again, sealed). A
   /// key with the same id replaces the stored one (a new passphrase); another key is refused.
   func setSyncKey(userID: String, json: String, keyID: String) async throws -> SyncKeyUpdate
+
+  // MARK: Administration (`vital serve admin`)
+
+  /// Every account with what it keeps, never a value: for the operator's overview.
+  func accounts() async throws -> [AdminAccount]
+  /// Suspends or resumes the account of `email`; false when there is none.
+  func setSuspended(email: String, _ suspended: Bool) async throws -> Bool
+}
+
+/// A token's user, and whether the operator suspended the account (403 on every call).
+public struct TokenUser: Sendable, Equatable {
+  public let id: String
+  public let suspended: Bool
+}
+
+/// One account as the operator sees it: counts and sizes, no email of anyone else, no value.
+public struct AdminAccount: Sendable, Equatable {
+  public let email: String
+  public let created: Date
+  /// The last sync request, pull or push.
+  public let lastSync: Date?
+  /// Logged-in sessions (one per device that logged in).
+  public let devices: Int
+  public let records: Int64
+  public let storedBytes: Int64
+  public let encrypted: Bool
+  public let suspended: Bool
 }
 
 public enum SyncKeyUpdate: Sendable, Equatable {

@@ -72,6 +72,30 @@ public final class TestServer: @unchecked Sendable {
     try start(port: port)
   }
 
+  /// Where this server keeps its data, as `vital serve admin` takes it.
+  public var storeArguments: [String] {
+    guard let base = Self.postgresURL, let database else { return ["--data", dataDirectory] }
+    return ["--postgres", (base.hasSuffix("/") ? base : base + "/") + database]
+  }
+
+  /// Runs `vital ARGUMENTS` (as a server operator would, next to this server) and returns its
+  /// exit status, stdout and stderr.
+  public static func runVital(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VITAL_") }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+  }
+
   public func start(port: Int? = nil) throws {
     let process = Process()
     process.executableURL = Self.binary

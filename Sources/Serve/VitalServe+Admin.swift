@@ -1,0 +1,153 @@
+import ArgumentParser
+import CLICore
+import Foundation
+import Storage
+import SyncServer
+
+extension VitalServe {
+  struct Admin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "admin", abstract: "The server's accounts: list, suspend, resume, delete. No value is ever shown.",
+      subcommands: [Accounts.self, Suspend.self, Resume.self, Delete.self])
+  }
+}
+
+/// Opens the server's store for one admin command and closes it after.
+enum AdminStore {
+  static func run<T: Sendable>(
+    _ store: ServeStoreOptions, _ body: @escaping @Sendable (ServerAdmin) async throws -> T
+  ) async throws -> T {
+    do {
+      return try await open(store, body)
+    } catch let error as ValidationError {
+      throw error
+    } catch {
+      // One line, as every Vital error; what reaches here names no password or value.
+      Output.error(String(describing: error).prefix(300).description)
+      throw ExitCode.failure
+    }
+  }
+
+  private static func open<T: Sendable>(
+    _ store: ServeStoreOptions, _ body: @escaping @Sendable (ServerAdmin) async throws -> T
+  ) async throws -> T {
+    if let url = try store.postgresURL(environment: ProcessInfo.processInfo.environment) {
+      let client = try PostgresSyncRepository.makeClient(url: url)
+      return try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask {
+          await client.run()
+          return nil
+        }
+        let repository = try await PostgresSyncRepository.connect(client: client, url: url, timeout: .seconds(30))
+        let result = try await body(ServerAdmin(repository: repository))
+        group.cancelAll()
+        return result
+      }
+    }
+    guard let data = store.data else {
+      throw ValidationError("give --data DIR, --postgres URL or --postgres-file FILE")
+    }
+    let path = data + "/server.sqlite"
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw CLIError.needsInput("no server database in \(data); give the folder 'vital serve --data' uses")
+    }
+    return try await body(ServerAdmin(repository: try SQLiteSyncRepository(path: path)))
+  }
+
+  static func iso(_ date: Date?) -> JSON { date.map { .string(ISO8601.string(from: $0)) } ?? .null }
+}
+
+extension VitalServe.Admin {
+  struct Accounts: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "accounts", abstract: "Every account: created, last sync, devices, records, bytes, encrypted.")
+    @OptionGroup var store: ServeStoreOptions
+    @Flag(help: "One JSON document.") var json = false
+
+    func run() async throws {
+      let accounts = try await AdminStore.run(store) { try await $0.accounts() }
+      let document = JSON.array(
+        accounts.map { a in
+          .object([
+            ("email", .string(a.email)), ("created", AdminStore.iso(a.created)),
+            ("last_sync", AdminStore.iso(a.lastSync)),
+            ("devices", .int(a.devices)), ("records", .int(a.records)), ("stored_bytes", .int(a.storedBytes)),
+            ("encrypted", .bool(a.encrypted)), ("suspended", .bool(a.suspended)),
+          ])
+        })
+      try Output(json: json).show(document) {
+        guard !accounts.isEmpty else { return "No accounts on this server." }
+        var table = TextTable(["email", "created", "last sync", "devices", "records", "stored", "encrypted", "state"])
+        for a in accounts {
+          table.add([
+            a.email, String(ISO8601.string(from: a.created).prefix(10)),
+            a.lastSync.map { String(ISO8601.string(from: $0).prefix(16)).replacingOccurrences(of: "T", with: " ") }
+              ?? "never",
+            "\(a.devices)", "\(a.records)", Self.size(a.storedBytes), a.encrypted ? "yes" : "no",
+            a.suspended ? "suspended" : "active",
+          ])
+        }
+        return table.text
+      }
+    }
+
+    static func size(_ bytes: Int64) -> String {
+      bytes < 1024 ? "\(bytes) B" : bytes < 1 << 20 ? "\(bytes >> 10) KiB" : "\(bytes >> 20) MiB"
+    }
+  }
+
+  struct Suspend: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "suspend", abstract: "Suspend an account: every call gets 403; its records are kept.")
+    @OptionGroup var store: ServeStoreOptions
+    @Argument(help: "The account's email.") var email: String
+
+    @Flag(help: "One JSON document.") var json = false
+
+    func run() async throws {
+      let email = email
+      try await AdminStore.run(store) { try await $0.setSuspended(email, true) }
+      try Output(json: json).show(.object([("email", .string(email)), ("suspended", .bool(true))])) {
+        "suspended \(email); 'vital serve admin resume \(email)' lets it sync again"
+      }
+    }
+  }
+
+  struct Resume: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "resume", abstract: "Let a suspended account sync again.")
+    @OptionGroup var store: ServeStoreOptions
+    @Argument(help: "The account's email.") var email: String
+
+    @Flag(help: "One JSON document.") var json = false
+
+    func run() async throws {
+      let email = email
+      try await AdminStore.run(store) { try await $0.setSuspended(email, false) }
+      try Output(json: json).show(.object([("email", .string(email)), ("suspended", .bool(false))])) {
+        "resumed \(email)"
+      }
+    }
+  }
+
+  struct Delete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "delete", abstract: "Delete an account with every record and avatar it keeps on this server.")
+    @OptionGroup var store: ServeStoreOptions
+    @Argument(help: "The account's email.") var email: String
+    @Flag(help: "Confirm the deletion.") var yes = false
+    @Flag(help: "One JSON document.") var json = false
+
+    func validate() throws {
+      guard yes else { throw ValidationError("this deletes the account and everything it keeps here; add --yes") }
+    }
+
+    func run() async throws {
+      let email = email
+      try await AdminStore.run(store) { try await $0.delete(email) }
+      try Output(json: json).show(.object([("deleted", .string(email))])) {
+        "deleted \(email) and everything it kept on this server"
+      }
+    }
+  }
+}

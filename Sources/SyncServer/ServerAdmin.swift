@@ -1,0 +1,42 @@
+import Auth
+import Foundation
+
+/// What `vital serve admin` does to a server's accounts, on either backend. It shows counts and
+/// sizes, never a record's value; suspending keeps every record.
+public struct ServerAdmin: Sendable {
+  let repository: any SyncRepository
+
+  public init(repository: any SyncRepository) { self.repository = repository }
+
+  public func accounts() async throws -> [AdminAccount] { try await repository.accounts() }
+
+  /// Suspends (every call of the account then gets 403) or resumes the account of `email`.
+  public func setSuspended(_ email: String, _ suspended: Bool) async throws {
+    guard try await repository.setSuspended(email: try Self.normalized(email), suspended) else {
+      throw ServerAdminError.noAccount(email)
+    }
+  }
+
+  /// Deletes the account of `email` with every token, record and blob.
+  public func delete(_ email: String) async throws {
+    guard let user = try await repository.passwordHash(email: try Self.normalized(email)) else {
+      throw ServerAdminError.noAccount(email)
+    }
+    try await repository.deleteUser(userID: user.userID)
+  }
+
+  static func normalized(_ email: String) throws -> String {
+    do { return try Email.normalize(email) } catch { throw ServerAdminError.noAccount(email) }
+  }
+}
+
+public enum ServerAdminError: Error, CustomStringConvertible {
+  case noAccount(String)
+
+  public var description: String {
+    switch self {
+    case .noAccount(let email):
+      "no account '\(email.prefix(100))' on this server; 'vital serve admin accounts' lists them"
+    }
+  }
+}
