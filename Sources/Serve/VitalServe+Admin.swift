@@ -60,7 +60,12 @@ enum AdminStore {
 extension VitalServe.Admin {
   struct Accounts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "accounts", abstract: "Every account: created, last sync, devices, records, bytes, encrypted.")
+      commandName: "accounts", abstract: "Every account: created, last sync, devices, records, bytes, encrypted.",
+      discussion: """
+        Examples:
+          vital serve admin accounts --data ~/vital-server
+          vital serve admin accounts --postgres-file ~/.config/vital/postgres-url --json
+        """)
     @OptionGroup var store: ServeStoreOptions
     @Flag(help: "One JSON document.") var json = false
 
@@ -98,7 +103,11 @@ extension VitalServe.Admin {
 
   struct Suspend: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "suspend", abstract: "Suspend an account: every call gets 403; its records are kept.")
+      commandName: "suspend", abstract: "Suspend an account: every call gets 403; its records are kept.",
+      discussion: """
+        Examples:
+          vital serve admin suspend ann@example.org --data ~/vital-server
+        """)
     @OptionGroup var store: ServeStoreOptions
     @Argument(help: "The account's email.") var email: String
 
@@ -115,7 +124,11 @@ extension VitalServe.Admin {
 
   struct Resume: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "resume", abstract: "Let a suspended account sync again.")
+      commandName: "resume", abstract: "Let a suspended account sync again.",
+      discussion: """
+        Examples:
+          vital serve admin resume ann@example.org --data ~/vital-server
+        """)
     @OptionGroup var store: ServeStoreOptions
     @Argument(help: "The account's email.") var email: String
 
@@ -132,7 +145,11 @@ extension VitalServe.Admin {
 
   struct Delete: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "delete", abstract: "Delete an account with every record and avatar it keeps on this server.")
+      commandName: "delete", abstract: "Delete an account with every record and avatar it keeps on this server.",
+      discussion: """
+        Examples:
+          vital serve admin delete old@example.org --yes --data ~/vital-server
+        """)
     @OptionGroup var store: ServeStoreOptions
     @Argument(help: "The account's email.") var email: String
     @Flag(help: "Confirm the deletion.") var yes = false
