@@ -12,6 +12,10 @@ public struct ServeLimitOptions: ParsableArguments {
   @Option(help: "MiB each account may keep on the server (records and avatars); none by default.")
   public var quotaMb: Int?
   @Option(help: "Records each account may keep on the server; none by default.") public var quotaRecords: Int?
+  @Option(help: "Who may create an account: open, closed, or invite ('vital serve admin invite' makes codes).")
+  public var registration = "open"
+
+  static let registrations = ["open", "closed", "invite"]
 
   public init() {}
 
@@ -25,6 +29,9 @@ public struct ServeLimitOptions: ParsableArguments {
     guard (quotaMb ?? 1) > 0, (quotaRecords ?? 1) > 0 else {
       throw ValidationError("--quota-mb and --quota-records take a positive number")
     }
+    guard Self.registrations.contains(registration) else {
+      throw ValidationError("--registration takes open, closed or invite")
+    }
     guard (1...600).contains(databaseTimeout) else {
       throw ValidationError("--database-timeout takes 1 to 600 seconds")
     }
@@ -35,7 +42,7 @@ public struct ServeLimitOptions: ParsableArguments {
     [
       "--idle-timeout", String(idleTimeout), "--request-timeout", String(requestTimeout), "--max-connections",
       String(maxConnections), "--max-connections-per-address", String(maxConnectionsPerAddress), "--database-timeout",
-      String(databaseTimeout),
+      String(databaseTimeout), "--registration", registration,
     ] + (quotaMb.map { ["--quota-mb", String($0)] } ?? [])
       + (quotaRecords.map { ["--quota-records", String($0)] } ?? [])
   }

@@ -8,7 +8,7 @@ extension VitalServe {
   struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "admin", abstract: "The server's accounts: list, suspend, resume, delete. No value is ever shown.",
-      subcommands: [Accounts.self, Suspend.self, Resume.self, Delete.self])
+      subcommands: [Accounts.self, Suspend.self, Resume.self, Delete.self, Invite.self])
   }
 }
 
@@ -164,6 +164,30 @@ extension VitalServe.Admin {
       try await AdminStore.run(store) { try await $0.delete(email) }
       try Output(json: json).show(.object([("deleted", .string(email))])) {
         "deleted \(email) and everything it kept on this server"
+      }
+    }
+  }
+
+  struct Invite: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "invite",
+      abstract: "Print a one-time code that lets one person register (for 'vital serve --registration invite').",
+      discussion: """
+        The code is good for one account and for 7 days; the server keeps only its SHA-256.
+
+        Examples:
+          vital serve admin invite --data ~/vital-server
+          vital remote register --invite abcd-efgh-jkmn-pqrs-tuvw   # on the new person's device
+        """)
+    @OptionGroup var store: ServeStoreOptions
+    @Flag(help: "One JSON document.") var json = false
+
+    func run() async throws {
+      let now = Date()
+      let code = try await AdminStore.run(store) { try await $0.invite(now: now) }
+      let expires = now.addingTimeInterval(SyncServer.Invite.lifetime)
+      try Output(json: json).show(.object([("invite", .string(code)), ("expires", AdminStore.iso(expires))])) {
+        "\(code)\ngood for one registration until \(ISO8601.string(from: expires).prefix(16)) UTC: vital remote register --invite \(code)"
       }
     }
   }

@@ -49,6 +49,7 @@ extension VitalServe {
       let (host, port) = address!
       var configuration = ServerConfiguration(host: host, port: port)
       if let now = now.flatMap(ISO8601.date(from:)) { configuration.now = { now } }
+      configuration.registration = Registration(rawValue: limits.registration) ?? .open
       configuration.quota = Quota(bytes: limits.quotaMb.map { $0 << 20 }, records: limits.quotaRecords)
       configuration.connections = ConnectionLimits(
         total: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress,

@@ -91,14 +91,16 @@ extension VitalSync.Remote {
         Examples:
           vital remote register
           echo "$PASSWORD" | vital remote register --password-stdin
+          vital remote register --invite abcd-efgh-jkmn-pqrs-tuvw   # a server open by invitation
         """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var password: PasswordOptions
+    @Option(help: "A one-time code from the server's operator ('vital serve admin invite').") var invite: String?
 
     func run() async throws {
       let (app, account, client, remote) = try RemoteContext.open(global)
       let secret = try PasswordPrompt.read("password for the server", fromStdin: password.passwordStdin, confirm: true)
-      try await client.register(email: account.email, password: secret)
+      try await client.register(email: account.email, password: secret, invite: invite)
       try await RemoteContext.logIn(app, account, client, remote, secret)
     }
   }

@@ -44,8 +44,10 @@ public final class SyncClient {
 
   // MARK: Accounts on the server
 
-  public func register(email: String, password: String) async throws {
-    _ = try await send("POST", "/v1/accounts", json: ["email": email, "password": password], token: nil)
+  public func register(email: String, password: String, invite: String? = nil) async throws {
+    var body = ["email": email, "password": password]
+    if let invite { body["invite"] = invite.trimmingCharacters(in: .whitespaces).lowercased() }
+    _ = try await send("POST", "/v1/accounts", json: body, token: nil)
   }
 
   /// Logs in and returns the bearer token.

@@ -100,6 +100,8 @@ extension PostgresSyncRepository {
     // What `vital serve admin` shows and does.
     "ALTER TABLE users ADD COLUMN IF NOT EXISTS last_sync_at TIMESTAMPTZ",
     "ALTER TABLE users ADD COLUMN IF NOT EXISTS suspended BOOLEAN NOT NULL DEFAULT false",
+    // One-time registration codes, by their SHA-256.
+    "CREATE TABLE IF NOT EXISTS invites (code_sha256 TEXT PRIMARY KEY, created_at TIMESTAMPTZ NOT NULL)",
   ]
 
   /// Counts what each account keeps, once per database (the first start with usage totals).

@@ -47,16 +47,34 @@ public final class PostgresSyncRepository: SyncRepository {
 
   // MARK: Accounts
 
-  public func createUser(email: String, passwordHash: String, now: Date) async throws -> String {
+  public func createUser(email: String, passwordHash: String, now: Date, inviteSHA256: String?) async throws -> String {
     let id = UUID().uuidString.lowercased()
+    let logger = self.logger
+    let oldest = now.addingTimeInterval(-Invite.lifetime)
     do {
-      try await client.query(
-        "INSERT INTO users (id, email, password_hash, created_at) VALUES (\(id), \(email), \(passwordHash), \(now))",
-        logger: logger)
+      try await transaction { c in
+        if let inviteSHA256 {
+          var used = false
+          for try await _ in try await c.query(
+            "DELETE FROM invites WHERE code_sha256 = \(inviteSHA256) AND created_at > \(oldest) RETURNING code_sha256",
+            logger: logger
+          ).decode(String.self) {
+            used = true
+          }
+          guard used else { throw SyncRepositoryError.inviteRefused }
+        }
+        try await c.query(
+          "INSERT INTO users (id, email, password_hash, created_at) VALUES (\(id), \(email), \(passwordHash), \(now))",
+          logger: logger)
+      }
     } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
       throw SyncRepositoryError.emailTaken
     }
     return id
+  }
+
+  public func createInvite(sha256: String, now: Date) async throws {
+    try await client.query("INSERT INTO invites (code_sha256, created_at) VALUES (\(sha256), \(now))", logger: logger)
   }
 
   public func passwordHash(email: String) async throws -> (userID: String, hash: String, suspended: Bool)? {
@@ -315,6 +333,8 @@ public final class PostgresSyncRepository: SyncRepository {
       return try await client.withTransaction(logger: logger) { try await body($0) }
     } catch let error as PostgresTransactionError {
       if let domain = error.closureError as? SyncRepositoryError { throw domain }
+      // A constraint the body ran into (a taken email) is named as the query's own error.
+      if let query = error.closureError as? PSQLError { throw query }
       throw error
     }
   }

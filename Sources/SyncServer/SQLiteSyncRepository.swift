@@ -90,6 +90,12 @@ public actor SQLiteSyncRepository: SyncRepository {
         ALTER TABLE user ADD COLUMN last_sync_at TEXT;
         ALTER TABLE user ADD COLUMN suspended INTEGER NOT NULL DEFAULT 0 CHECK (suspended IN (0, 1));
         """),
+    // One-time registration codes (`vital serve --registration invite`), kept by their SHA-256.
+    Migration(
+      "0007_invites",
+      sql: """
+        CREATE TABLE invite (code_sha256 TEXT PRIMARY KEY, created_at TEXT NOT NULL) STRICT;
+        """),
   ])
 
   public init(path: String) throws {
@@ -105,15 +111,27 @@ public actor SQLiteSyncRepository: SyncRepository {
     ServerLog.warnDuplicates(Email.normalizing(stored).duplicates)
   }
 
-  public func createUser(email: String, passwordHash: String, now: Date) throws -> String {
+  public func createUser(email: String, passwordHash: String, now: Date, inviteSHA256: String?) throws -> String {
     let id = UUID().uuidString.lowercased()
-    do {
-      try db.execute(
-        "INSERT INTO user (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)", id, email, passwordHash, now)
-    } catch let error as StorageError where error.code == 2067 {
-      throw SyncRepositoryError.emailTaken
+    try db.transaction(.immediate) { db in
+      if let inviteSHA256 {
+        try db.execute(
+          "DELETE FROM invite WHERE code_sha256 = ? AND created_at > ?", inviteSHA256,
+          now.addingTimeInterval(-Invite.lifetime))
+        guard db.changes == 1 else { throw SyncRepositoryError.inviteRefused }
+      }
+      do {
+        try db.execute(
+          "INSERT INTO user (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)", id, email, passwordHash, now)
+      } catch let error as StorageError where error.code == 2067 {
+        throw SyncRepositoryError.emailTaken
+      }
     }
     return id
+  }
+
+  public func createInvite(sha256: String, now: Date) throws {
+    try db.execute("INSERT INTO invite (code_sha256, created_at) VALUES (?, ?)", sha256, now)
   }
 
   public func passwordHash(email: String) throws -> (userID: String, hash: String, suspended: Bool)? {

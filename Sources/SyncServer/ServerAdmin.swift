@@ -1,4 +1,5 @@
 import Auth
+import Cryptography
 import Foundation
 
 /// What `vital serve admin` does to a server's accounts, on either backend. It shows counts and
@@ -23,6 +24,16 @@ public struct ServerAdmin: Sendable {
       throw ServerAdminError.noAccount(email)
     }
     try await repository.deleteUser(userID: user.userID)
+  }
+
+  /// A new one-time registration code (good for `Invite.lifetime`), of which the server keeps
+  /// only the SHA-256: 20 letters and digits in groups of four, easy to read out.
+  public func invite(now: Date) async throws -> String {
+    let alphabet = Array("abcdefghjkmnpqrstuvwxyz23456789")
+    let letters = try Crypto.randomBytes(20).map { alphabet[Int($0) % alphabet.count] }
+    let code = stride(from: 0, to: 20, by: 4).map { String(letters[$0..<$0 + 4]) }.joined(separator: "-")
+    try await repository.createInvite(sha256: Crypto.sha256Hex(Data(code.utf8)), now: now)
+    return code
   }
 
   static func normalized(_ email: String) throws -> String {

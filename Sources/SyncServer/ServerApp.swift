@@ -22,6 +22,8 @@ public struct ServerConfiguration: Sendable {
   public var connections = ConnectionLimits()
   public var quota = Quota.none
   public var hasher = PasswordHasher.standard
+  /// Who may create an account: anyone, no one, or whoever holds an invite code.
+  public var registration = Registration.open
   /// Replaces the clock (VITAL_NOW), as everywhere in Vital.
   public var now: @Sendable () -> Date = { Date() }
 
@@ -68,9 +70,16 @@ public func buildApplication(
     logger: logger)
 }
 
+/// Who may create an account on the server (`vital serve --registration`).
+public enum Registration: String, CaseIterable, Sendable {
+  case open, closed, invite
+}
+
 struct Credentials: Decodable {
   let email: String
   let password: String
+  /// A one-time code from `vital serve admin invite`, where registration is by invitation.
+  let invite: String?
 }
 
 /// The endpoints. Domain errors become HTTP errors here, at the edge, with a message and never
@@ -83,15 +92,30 @@ struct SyncAPI: Sendable {
 
   func register(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
     let credentials = try await decode(Credentials.self, request, context)
+    var invite: String?
+    switch configuration.registration {
+    case .open: break
+    case .closed:
+      throw HTTPError(.forbidden, message: "this server takes no new accounts; ask its operator")
+    case .invite:
+      guard let code = credentials.invite, !code.isEmpty else {
+        throw HTTPError(
+          .forbidden, message: "this server takes new accounts by invitation: register with --invite CODE")
+      }
+      invite = Crypto.sha256Hex(Data(code.utf8))
+    }
     let email: String
     do { email = try Email.normalize(credentials.email) } catch { throw HTTPError(.badRequest, message: "\(error)") }
     do { try PasswordPolicy.check(credentials.password) } catch { throw HTTPError(.badRequest, message: "\(error)") }
     let hash = try await hashing.run { try await configuration.hasher.hash(credentials.password) }
     do {
-      let id = try await repository.createUser(email: email, passwordHash: hash, now: configuration.now())
+      let id = try await repository.createUser(
+        email: email, passwordHash: hash, now: configuration.now(), inviteSHA256: invite)
       return Answer.json(.created, ["id": .string(id), "email": .string(email)])
     } catch SyncRepositoryError.emailTaken {
       throw HTTPError(.conflict, message: "an account with that email exists on this server; log in instead")
+    } catch SyncRepositoryError.inviteRefused {
+      throw HTTPError(.forbidden, message: "the invite code is unknown, used or older than 7 days; ask for a new one")
     }
   }
 

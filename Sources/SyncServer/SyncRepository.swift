@@ -6,7 +6,11 @@ import Sync
 /// What the server keeps, behind one protocol so that SQLite (one file) and PostgreSQL (several
 /// servers) can both back it. Every call names the user it acts for; nothing crosses users.
 public protocol SyncRepository: Sendable {
-  func createUser(email: String, passwordHash: String, now: Date) async throws -> String
+  /// Creates the account; with `inviteSHA256`, only by using up that invite (unused and under
+  /// `Invite.lifetime` old) in the same transaction, else `inviteRefused` and no account.
+  func createUser(email: String, passwordHash: String, now: Date, inviteSHA256: String?) async throws -> String
+  /// Stores a one-time registration code by its SHA-256 (`vital serve admin invite`).
+  func createInvite(sha256: String, now: Date) async throws
   func passwordHash(email: String) async throws -> (userID: String, hash: String, suspended: Bool)?
   func setPasswordHash(userID: String, hash: String) async throws
   /// When the account's lockout after repeated failed logins ends, if it is locked.
@@ -127,8 +131,22 @@ public struct SyncPage: Sendable {
   public let encrypted: Bool
 }
 
+extension SyncRepository {
+  public func createUser(email: String, passwordHash: String, now: Date) async throws -> String {
+    try await createUser(email: email, passwordHash: passwordHash, now: now, inviteSHA256: nil)
+  }
+}
+
+/// One-time registration codes, for a server whose registration is by invitation.
+public enum Invite {
+  /// How long a code stays good.
+  public static let lifetime: TimeInterval = 7 * 86_400
+}
+
 public enum SyncRepositoryError: Error, Equatable {
   case emailTaken
+  /// The invite code is unknown, used or expired.
+  case inviteRefused
   case resyncRequired
   /// A change in the clear for an end-to-end encrypted account.
   case cleartextRefused

@@ -1,4 +1,5 @@
 import Foundation
+import TestServer
 import Testing
 
 extension SyncCLITests {
@@ -68,5 +69,34 @@ extension SyncCLITests {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
     }
     return Int(UInt16(bigEndian: address.sin_port))
+  }
+}
+
+/// A server open by invitation, from the operator's `vital serve admin invite` to the new
+/// person's `vital remote register --invite`.
+@Suite struct InviteCLITests {
+  @Test func anInviteFromTheOperatorLetsOnePersonRegister() throws {
+    let root = try VitalHome()
+    let server = try TestServer(dataDirectory: root.root + "/server", arguments: ["--registration", "invite"])
+    let device = try VitalHome()
+    #expect(
+      try device.run(
+        ["account", "register", "--email", "new@example.org", "--password-stdin"],
+        stdin: "lilac harbour 1987 teaspoon\n"
+      )
+      .status == 0)
+    #expect(try device.run(["remote", "set", server.url.absoluteString]).status == 0)
+    let password = "server side passphrase 42\n"
+    expectCleanError(
+      try device.run(["remote", "register", "--password-stdin"], stdin: password), mentioning: "--invite")
+
+    let invite = try root.run(["serve", "admin", "invite", "--json"] + server.storeArguments)
+    #expect(invite.status == 0, "\(invite.stderr)")
+    let code = try #require(invite.object?["invite"] as? String)
+    let registered = try device.run(["remote", "register", "--invite", code, "--password-stdin"], stdin: password)
+    #expect(registered.status == 0, "\(registered.stderr)")
+    #expect(try device.run(["sync"]).status == 0)
+    expectCleanError(
+      try device.run(["remote", "register", "--invite", code, "--password-stdin"], stdin: password), mentioning: "used")
   }
 }

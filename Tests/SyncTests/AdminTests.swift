@@ -91,3 +91,65 @@ import Testing
     #expect(unknown.stderr.hasPrefix("error: no account") && unknown.stderr.split(separator: "\n").count == 1)
   }
 }
+
+/// `vital serve --registration closed|invite` and `vital serve admin invite`, on either backend.
+@Suite struct RegistrationTests {
+  let folder: String
+
+  init() throws {
+    var template = Array((NSTemporaryDirectory() + "/vital-registration-XXXXXX").utf8CString)
+    folder = String(cString: mkdtemp(&template)!)
+  }
+
+  func refusal(_ body: () async throws -> Void) async -> (Int, String)? {
+    do {
+      try await body()
+      return nil
+    } catch SyncError.http(let status, let message) {
+      return (status, message)
+    } catch {
+      return (0, "\(error)")
+    }
+  }
+
+  @Test func aClosedServerTakesNoAccount() async throws {
+    let server = try TestServer(dataDirectory: folder + "/closed", arguments: ["--registration", "closed"])
+    let ann = try Device(email: "ann@example.org", url: server.url)
+    let refused = await refusal {
+      try await ann.client.register(email: ann.email, password: "a long server passphrase")
+    }
+    #expect(refused?.0 == 403)
+    #expect(refused?.1.contains("takes no new accounts") == true)
+  }
+
+  @Test func anInvitedServerTakesOneAccountPerCode() async throws {
+    let server = try TestServer(dataDirectory: folder + "/invite", arguments: ["--registration", "invite"])
+    func invite() throws -> String {
+      let run = try TestServer.runVital(["serve", "admin", "invite", "--json"] + server.storeArguments)
+      try #require(run.status == 0, "\(run.stderr)")
+      let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+      return try #require(object?["invite"] as? String)
+    }
+    let password = "a long server passphrase"
+    let ann = try Device(email: "ann@example.org", url: server.url)
+    let none = await refusal { try await ann.client.register(email: ann.email, password: password) }
+    #expect(none?.0 == 403 && none?.1.contains("--invite") == true)
+    let wrong = await refusal { try await ann.client.register(email: ann.email, password: password, invite: "nope") }
+    #expect(wrong?.0 == 403 && wrong?.1.contains("unknown, used") == true)
+
+    let code = try invite()
+    #expect(code.count == 24 && code.split(separator: "-").count == 5)
+    // As a person types it: upper case, with spaces around.
+    try await ann.client.register(email: ann.email, password: password, invite: " \(code.uppercased()) ")
+    try await ann.login()
+    try await ann.sync()
+    let bob = try Device(email: "bob@example.org", url: server.url)
+    let reused = await refusal { try await bob.client.register(email: bob.email, password: password, invite: code) }
+    #expect(reused?.0 == 403, "a code is good once")
+    // A code spent on an email already taken is not used up.
+    let second = try invite()
+    let taken = await refusal { try await bob.client.register(email: ann.email, password: password, invite: second) }
+    #expect(taken?.0 == 409)
+    try await bob.client.register(email: bob.email, password: password, invite: second)
+  }
+}
