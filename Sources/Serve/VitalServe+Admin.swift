@@ -110,14 +110,14 @@ extension VitalServe.Admin {
         """)
     @OptionGroup var store: ServeStoreOptions
     @Argument(help: "The account's email.") var email: String
-
     @Flag(help: "One JSON document.") var json = false
 
-    func run() async throws {
-      let email = email
-      try await AdminStore.run(store) { try await $0.setSuspended(email, true) }
-      try Output(json: json).show(.object([("email", .string(email)), ("suspended", .bool(true))])) {
-        "suspended \(email); 'vital serve admin resume \(email)' lets it sync again"
+    func run() async throws { try await Self.set(store, email, suspended: true, json: json) }
+
+    static func set(_ store: ServeStoreOptions, _ email: String, suspended: Bool, json: Bool) async throws {
+      try await AdminStore.run(store) { try await $0.setSuspended(email, suspended) }
+      try Output(json: json).show(.object([("email", .string(email)), ("suspended", .bool(suspended))])) {
+        suspended ? "suspended \(email); 'vital serve admin resume \(email)' lets it sync again" : "resumed \(email)"
       }
     }
   }
@@ -131,16 +131,9 @@ extension VitalServe.Admin {
         """)
     @OptionGroup var store: ServeStoreOptions
     @Argument(help: "The account's email.") var email: String
-
     @Flag(help: "One JSON document.") var json = false
 
-    func run() async throws {
-      let email = email
-      try await AdminStore.run(store) { try await $0.setSuspended(email, false) }
-      try Output(json: json).show(.object([("email", .string(email)), ("suspended", .bool(false))])) {
-        "resumed \(email)"
-      }
-    }
+    func run() async throws { try await Suspend.set(store, email, suspended: false, json: json) }
   }
 
   struct Delete: AsyncParsableCommand {
