@@ -63,7 +63,9 @@ extension SyncCLITests {
   /// wins); the period both started from that flow is one period.
   @Test func cycleNotesOfOneDayMergeFieldByField() throws {
     #expect(
-      try a.run(["cycle", "note", "--date", "2026-11-02", "--temperature", "36.45", "--flow", "heavy"]).status == 0)
+      try a.run([
+        "cycle", "note", "--date", "2026-11-02", "--temperature", "36.45", "--exclude-temperature", "--flow", "heavy",
+      ]).status == 0)
     #expect(try b.run(["cycle", "note", "--date", "2026-11-02", "--mucus", "creamy", "--flow", "light"]).status == 0)
     #expect(try b.run(["cycle", "pause", "--from", "2026-11-10", "--reason", "other"]).status == 0)
     try sync(a)
@@ -72,6 +74,7 @@ extension SyncCLITests {
     for device in [a, b] {
       let day = try #require(try device.run(["cycle", "day", "2026-11-02", "--json"]).object)
       #expect(day["temperature"] as? Double == 36.45)
+      #expect(day["temperature_excluded"] as? Bool == true, "b's later note of other fields leaves it out still")
       #expect(day["mucus"] as? String == "creamy")
       #expect(day["flow"] as? String == "light")
       #expect((try device.run(["cycle", "list", "--json"]).json as? [Any])?.count == 1)

@@ -41,7 +41,10 @@ extension PeriodStore {
         let given = Self.givenFields(row.note)
         guard !given.isEmpty else { continue }
         guard let old = try note(on: row.note.date) else {
-          try replica.write(.cycleNote, id: row.note.id, Self.fields(row.note))
+          // Only the fields the file gives, as `note` writes them: another device's fields of
+          // the same day survive the merge.
+          try replica.write(
+            .cycleNote, id: row.note.id, given.merging(["date": .text(row.note.date.description)]) { a, _ in a })
           summary.added += 1
           continue
         }

@@ -21,13 +21,12 @@ extension PeriodStore {
       let old = try note(on: date)
       let new = try change.applied(to: old ?? CycleNote(date: date))
       // Only what this change set travels: another device noting other fields of the same day
-      // keeps them (a new note names its date and its fields with values, not the empty ones).
-      let before = old.map(Self.fields) ?? ["date": .text(date.description)]
-      let changed = Self.fields(new).filter { before[$0.key] != $0.value && (old != nil || $0.value != .null) }
-      if old == nil || !changed.isEmpty {
-        try replica.write(
-          .cycleNote, id: new.id,
-          old == nil ? changed.merging(["date": .text(date.description)]) { a, _ in a } : changed)
+      // keeps them. A new note names its date and the fields it has, not the empty ones nor a
+      // temperature that is not left out (that would undo another device's exclusion).
+      let before = old.map(Self.fields) ?? Self.fields(CycleNote(date: date)).merging(["date": .null]) { _, b in b }
+      let changed = Self.fields(new).filter { before[$0.key] != $0.value }
+      if old != nil || changed.keys.contains(where: { $0 != "date" }) {
+        if !changed.isEmpty { try replica.write(.cycleNote, id: new.id, changed) }
       }
       guard let flow = new.flow, flow.isBleeding, change.flow != nil else { return (new, nil, nil) }
       let (period, made) = try periodForFlow(on: date)
