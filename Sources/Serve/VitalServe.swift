@@ -21,15 +21,13 @@ extension VitalServe {
       discussion: "Plain HTTP: keep --listen on loopback or a private network, behind a TLS reverse proxy.")
 
     @Option(help: "HOST:PORT to listen on; port 0 picks a free one.") var listen: String
-    @Option(help: "Folder for the server's SQLite database.") var data: String?
-    @Option(help: "A PostgreSQL URL instead of SQLite.") var postgres: String?
-    @Option(help: "A file holding the PostgreSQL URL (kept out of `ps`).") var postgresFile: String?
+    @OptionGroup var store: ServeStoreOptions
     @OptionGroup var limits: ServeLimitOptions
     @Option(help: .hidden) var now: String?
     @Flag(help: "Announce the address as JSON.") var json = false
 
     func validate() throws {
-      let sources = [data != nil, postgres != nil, postgresFile != nil].filter { $0 }.count
+      let sources = [store.data != nil, store.postgres != nil, store.postgresFile != nil].filter { $0 }.count
       guard sources == 1 || (sources == 0 && Self.environmentURL != nil) else {
         throw ValidationError("give one of --data DIR, --postgres URL, --postgres-file FILE, or set VITAL_POSTGRES_URL")
       }
@@ -55,7 +53,7 @@ extension VitalServe {
         total: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress,
         requestTimeout: .seconds(limits.requestTimeout), idleTimeout: .seconds(limits.idleTimeout))
       do {
-        if let url = try postgresURL() {
+        if let url = try store.postgresURL(environment: ProcessInfo.processInfo.environment) {
           let client = try PostgresSyncRepository.makeClient(url: url)
           try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
@@ -64,7 +62,7 @@ extension VitalServe {
             try await serve(repository, configuration)
             group.cancelAll()
           }
-        } else if let data {
+        } else if let data = store.data {
           try FileManager.default.createDirectory(
             atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
           try await serve(try SQLiteSyncRepository(path: data + "/server.sqlite"), configuration)
@@ -80,18 +78,6 @@ extension VitalServe {
     /// `VITAL_POSTGRES_URL`, read by this process itself so that the URL never sits in its arguments.
     static var environmentURL: String? {
       ProcessInfo.processInfo.environment["VITAL_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// The URL from --postgres, the first line of --postgres-file, or VITAL_POSTGRES_URL.
-    private func postgresURL() throws -> String? {
-      if let postgres { return postgres }
-      guard let postgresFile else { return data == nil ? Self.environmentURL : nil }
-      guard let text = try? String(contentsOfFile: postgresFile, encoding: .utf8),
-        let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty, text.utf8.count < 4096
-      else {
-        throw ValidationError("cannot read a PostgreSQL URL from \(postgresFile): it holds one line, postgres://...")
-      }
-      return String(line).trimmingCharacters(in: .whitespaces)
     }
 
     private func serve(_ repository: any SyncRepository, _ configuration: ServerConfiguration) async throws {
