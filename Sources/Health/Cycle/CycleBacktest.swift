@@ -54,11 +54,7 @@ public struct CycleBacktest: Equatable, Sendable {
       let known = pauses.filter { $0.from <= asOf }
       let prediction = try CyclePrediction.predict(periods: earlier, pauses: known, today: asOf, count: 1)
       let next = prediction.next.first
-      let cycle = previous.start...sorted[k].start.adding(days: -1)
-      let leftOut: CyclePrediction.LeftOut.Reason? =
-        if previous.excluded { .excluded } else if pauses.contains(where: { $0.overlaps(cycle) }) {
-          .paused
-        } else if previous.start.days(to: sorted[k].start) > CyclePrediction.longestCycle { .tooLong } else { nil }
+      let leftOut = CyclePrediction.LeftOut.reason(previous, nextStart: sorted[k].start, pauses: pauses)
       rows.append(
         Row(start: sorted[k].start, asOf: asOf, predicted: next?.start, range: next?.startRange, leftOut: leftOut))
     }

@@ -28,6 +28,13 @@ public struct CyclePrediction: Equatable, Sendable {
     public let start: LocalDate
     public let days: Int
     public let reason: Reason
+
+    /// Why the cycle from `period` to `nextStart` stays out of the statistics, if it does.
+    static func reason(_ period: Period, nextStart: LocalDate, pauses: [CyclePause]) -> Reason? {
+      if period.excluded { return .excluded }
+      if pauses.contains(where: { $0.overlaps(period.start...nextStart.adding(days: -1)) }) { return .paused }
+      return period.start.days(to: nextStart) > longestCycle ? .tooLong : nil
+    }
   }
 
   /// Completed cycles the lengths were taken from (0 when the defaults were used).
@@ -65,13 +72,7 @@ public struct CyclePrediction: Equatable, Sendable {
     var leftOut: [LeftOut] = []
     for (period, next) in zip(sorted, sorted.dropFirst()) {
       let days = period.start.days(to: next.start)
-      let reason: LeftOut.Reason? =
-        if period.excluded {
-          .excluded
-        } else if pauses.contains(where: { $0.overlaps(period.start...next.start.adding(days: -1)) }) {
-          .paused
-        } else if days > longestCycle { .tooLong } else { nil }
-      if let reason {
+      if let reason = LeftOut.reason(period, nextStart: next.start, pauses: pauses) {
         leftOut.append(LeftOut(start: period.start, days: days, reason: reason))
       } else {
         used.append(days)
