@@ -19,6 +19,8 @@ let package = Package(
     // Hummingbird's own foundations, named because the server guards its connections in NIO.
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    // The server's metrics in Prometheus's text format (`vital serve --metrics`).
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
   ],
   targets: [
     .systemLibrary(
@@ -70,6 +72,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
       ]),
     // The app's database: every feature's tables in migration order, and the synced datasets.
     .target(name: "Schema", dependencies: ["Storage", "Replication", "Auth", "Health", "Sync"]),

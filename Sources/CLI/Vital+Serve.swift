@@ -14,6 +14,7 @@ extension Vital {
           VITAL_POSTGRES_URL='postgres://vital:secret@127.0.0.1/vital' vital serve
           vital serve --idle-timeout 15 --max-connections-per-address 1024   # behind a reverse proxy
           vital serve --quota-mb 500 --quota-records 2000000
+          vital serve --metrics 127.0.0.1:9090   # Prometheus scrapes http://127.0.0.1:9090/metrics
 
         The PostgreSQL URL may hold a password: give it by file or in VITAL_POSTGRES_URL, where
         `ps` does not show it. Idle connections close after --idle-timeout seconds; at
@@ -33,12 +34,7 @@ extension Vital {
       guard [data != nil, postgres != nil, postgresFile != nil].filter({ $0 }).count <= 1 else {
         throw ValidationError("give one of --data DIR, --postgres URL and --postgres-file FILE")
       }
-      let parts = listen.split(separator: ":", omittingEmptySubsequences: false)
-      guard parts.count >= 2, !parts.dropLast().joined().isEmpty, let port = Int(parts.last!),
-        (0...65535).contains(port)
-      else {
-        throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080")
-      }
+      guard HostPort(listen) != nil else { throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080") }
     }
 
     func run() async throws {

@@ -1,7 +1,8 @@
 import ArgumentParser
 
-/// The server's bounds, as both `vital serve` and the `vital-serve` it executes take them: one
-/// description, one check, and the arguments that carry them from one to the other.
+/// The server's bounds and side addresses, as both `vital serve` and the `vital-serve` it
+/// executes take them: one description, one check, and the arguments that carry them from one
+/// to the other.
 public struct ServeLimitOptions: ParsableArguments {
   @Option(help: "Seconds a connection that sends nothing stays open.") public var idleTimeout = 30
   @Option(help: "Seconds a request may take to arrive, from its first line to its last byte.")
@@ -14,6 +15,8 @@ public struct ServeLimitOptions: ParsableArguments {
   @Option(help: "Records each account may keep on the server; none by default.") public var quotaRecords: Int?
   @Option(help: "Who may create an account: open, closed, or invite ('vital serve admin invite' makes codes).")
   public var registration = "open"
+  @Option(help: "HOST:PORT to serve Prometheus metrics on (GET /metrics); keep it private.")
+  public var metrics: String?
 
   static let registrations = ["open", "closed", "invite"]
 
@@ -32,6 +35,9 @@ public struct ServeLimitOptions: ParsableArguments {
     guard Self.registrations.contains(registration) else {
       throw ValidationError("--registration takes open, closed or invite")
     }
+    if let metrics, HostPort(metrics) == nil {
+      throw ValidationError("--metrics takes HOST:PORT, e.g. 127.0.0.1:9090")
+    }
     guard (1...600).contains(databaseTimeout) else {
       throw ValidationError("--database-timeout takes 1 to 600 seconds")
     }
@@ -39,11 +45,15 @@ public struct ServeLimitOptions: ParsableArguments {
 
   /// The options again, for the process `vital serve` executes.
   public var arguments: [String] {
-    [
+    var arguments = [
       "--idle-timeout", String(idleTimeout), "--request-timeout", String(requestTimeout), "--max-connections",
       String(maxConnections), "--max-connections-per-address", String(maxConnectionsPerAddress), "--database-timeout",
       String(databaseTimeout), "--registration", registration,
-    ] + (quotaMb.map { ["--quota-mb", String($0)] } ?? [])
-      + (quotaRecords.map { ["--quota-records", String($0)] } ?? [])
+    ]
+    if let quotaMb { arguments += ["--quota-mb", String(quotaMb)] }
+    if let quotaRecords { arguments += ["--quota-records", String(quotaRecords)] }
+    if let metrics { arguments += ["--metrics", metrics] }
+    return arguments
   }
+
 }

@@ -31,21 +31,17 @@ extension VitalServe {
       guard sources == 1 || (sources == 0 && Self.environmentURL != nil) else {
         throw ValidationError("give one of --data DIR, --postgres URL, --postgres-file FILE, or set VITAL_POSTGRES_URL")
       }
-      guard address != nil else { throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080") }
+      guard HostPort(listen) != nil else { throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080") }
       if let now, ISO8601.date(from: now) == nil { throw ValidationError("--now takes an ISO 8601 instant") }
-    }
-
-    private var address: (host: String, port: Int)? {
-      guard let colon = listen.lastIndex(of: ":"), colon != listen.startIndex,
-        let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port)
-      else { return nil }
-      return (String(listen[..<colon]), port)
     }
 
     func run() async throws {
       umask(0o077)
-      let (host, port) = address!
-      var configuration = ServerConfiguration(host: host, port: port)
+      let address = HostPort(listen)!
+      var configuration = ServerConfiguration(host: address.host, port: address.port)
+      if let metrics = limits.metrics.flatMap(HostPort.init) {
+        configuration.metricsAddress = (metrics.host, metrics.port)
+      }
       if let now = now.flatMap(ISO8601.date(from:)) { configuration.now = { now } }
       configuration.registration = Registration(rawValue: limits.registration) ?? .open
       configuration.quota = Quota(bytes: limits.quotaMb.map { $0 << 20 }, records: limits.quotaRecords)
@@ -81,12 +77,22 @@ extension VitalServe {
     }
 
     private func serve(_ repository: any SyncRepository, _ configuration: ServerConfiguration) async throws {
-      let host = configuration.host
       let json = json
-      let app = buildApplication(configuration: configuration, repository: repository) { port in
-        let line = json ? "{\"listening\": \"http://\(host):\(port)\"}\n" : "listening on http://\(host):\(port)\n"
-        FileHandle.standardOutput.write(Data(line.utf8))
-      }
+      let host = HostPort(listen)?.urlHost ?? configuration.host
+      let metricsHost = limits.metrics.flatMap(HostPort.init)?.urlHost ?? ""
+      let app = buildApplication(
+        configuration: configuration, repository: repository,
+        onRunning: { port in
+          let line = json ? "{\"listening\": \"http://\(host):\(port)\"}\n" : "listening on http://\(host):\(port)\n"
+          FileHandle.standardOutput.write(Data(line.utf8))
+        },
+        onMetricsRunning: { port in
+          let line =
+            json
+            ? "{\"metrics\": \"http://\(metricsHost):\(port)/metrics\"}\n"
+            : "metrics on http://\(metricsHost):\(port)/metrics\n"
+          FileHandle.standardOutput.write(Data(line.utf8))
+        })
       try await app.runService()
     }
   }

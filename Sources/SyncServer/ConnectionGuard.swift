@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTPTypes
+import Prometheus
 
 /// Bounds on a server's connections: how many at once, how many from one address, and how long
 /// a request may take to arrive. Idle connections (open, no request under way) are the first
@@ -56,9 +57,13 @@ final class ConnectionRegistry: Sendable {
   let total: Int
   private let state = NIOLockedValueBox(State())
 
-  init(limits: ConnectionLimits) {
+  /// Set to the number of open connections at each change, for the metrics.
+  private let openGauge: Gauge?
+
+  init(limits: ConnectionLimits, open gauge: Gauge? = nil) {
     self.limits = limits
     self.total = limits.effectiveTotal
+    self.openGauge = gauge
   }
 
   var count: Int { state.withLockedValue { $0.entries.count } }
@@ -84,6 +89,7 @@ final class ConnectionRegistry: Sendable {
       state.perAddress[address, default: 0] += 1
       return true
     }
+    openGauge?.set(Double(count))
     for channel in evict { channel.close(promise: nil) }
     return admitted
   }
@@ -94,6 +100,7 @@ final class ConnectionRegistry: Sendable {
       state.perAddress[entry.address, default: 1] -= 1
       if state.perAddress[entry.address] == 0 { state.perAddress[entry.address] = nil }
     }
+    openGauge?.set(Double(count))
   }
 
   func setBusy(_ channel: any Channel, _ busy: Bool) {

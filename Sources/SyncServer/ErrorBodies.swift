@@ -12,6 +12,7 @@ struct ErrorBodies: RouterMiddleware {
   typealias Context = SyncRequestContext
   let bodyLimit: Int
   let logger: Logger
+  let metrics: ServerMetrics
 
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -25,6 +26,7 @@ struct ErrorBodies: RouterMiddleware {
     } catch let error as any HTTPResponseError {
       throw HTTPError(error.status, message: message(for: error.status))
     } catch {
+      if RequestMetrics.isDatabaseError(error) { metrics.databaseErrors.increment() }
       logger.error("request failed", metadata: ["error": .string(String(reflecting: type(of: error)))])
       throw HTTPError(
         .internalServerError, message: "the server could not complete the request; its log says why")

@@ -95,22 +95,27 @@ public final class PostgresSyncRepository: SyncRepository {
     return nil
   }
 
-  public func recordLogin(userID: String, succeeded: Bool, now: Date) async throws {
+  @discardableResult
+  public func recordLogin(userID: String, succeeded: Bool, now: Date) async throws -> Bool {
     if succeeded {
       try await client.query(
         "UPDATE users SET failed_logins = 0, locked_until = NULL WHERE id = \(userID)", logger: logger)
-      return
+      return false
     }
     // LoginLockout.afterFailure in one statement, so that failures on two servers both count.
     let attempts = LoginLockout.attempts
     let until = now.addingTimeInterval(LoginLockout.duration)
-    try await client.query(
+    // After a failure the count is 0 only when that failure set the lock.
+    let rows = try await client.query(
       """
       UPDATE users SET
         locked_until = CASE WHEN failed_logins + 1 >= \(attempts) THEN \(until) ELSE locked_until END,
         failed_logins = CASE WHEN failed_logins + 1 >= \(attempts) THEN 0 ELSE failed_logins + 1 END
       WHERE id = \(userID)
+      RETURNING failed_logins = 0
       """, logger: logger)
+    for try await locked in rows.decode(Bool.self) { return locked }
+    return false
   }
 
   public func setPasswordHash(userID: String, hash: String) async throws {

@@ -144,18 +144,20 @@ public actor SQLiteSyncRepository: SyncRepository {
     try db.scalar(Date.self, "SELECT locked_until FROM user WHERE id = ?", userID)
   }
 
-  public func recordLogin(userID: String, succeeded: Bool, now: Date) throws {
+  @discardableResult
+  public func recordLogin(userID: String, succeeded: Bool, now: Date) throws -> Bool {
     if succeeded {
       try db.execute("UPDATE user SET failed_logins = 0, locked_until = NULL WHERE id = ?", userID)
-      return
+      return false
     }
-    try db.transaction { db in
+    return try db.transaction { db in
       let (count, lockedUntil) =
         try db.queryFirst("SELECT failed_logins, locked_until FROM user WHERE id = ?", userID) {
           (try $0.get(0, as: Int.self), try $0.get(1, as: Date?.self))
         } ?? (0, nil)
       let (failures, lock) = LoginLockout.afterFailure(count: count, lockedUntil: lockedUntil, now: now)
       try db.execute("UPDATE user SET failed_logins = ?, locked_until = ? WHERE id = ?", failures, lock, userID)
+      return lock != nil
     }
   }
 

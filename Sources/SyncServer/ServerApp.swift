@@ -24,6 +24,9 @@ public struct ServerConfiguration: Sendable {
   public var hasher = PasswordHasher.standard
   /// Who may create an account: anyone, no one, or whoever holds an invite code.
   public var registration = Registration.open
+  /// What the server counts; served in Prometheus's format at `metricsAddress`, if any.
+  public var metrics = ServerMetrics()
+  public var metricsAddress: (host: String, port: Int)?
   /// Replaces the clock (VITAL_NOW), as everywhere in Vital.
   public var now: @Sendable () -> Date = { Date() }
 
@@ -33,17 +36,22 @@ public struct ServerConfiguration: Sendable {
   }
 }
 
-/// Builds the HTTP application over a repository. `onRunning` learns the bound port.
+/// Builds the HTTP application over a repository. `onRunning` learns the bound port, and
+/// `onMetricsRunning` the metrics address's.
 public func buildApplication(
   configuration: ServerConfiguration, repository: any SyncRepository,
-  onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+  onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+  onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
   let api = SyncAPI(configuration: configuration, repository: repository)
   var logger = Logger(label: "vital-serve")
   logger.logLevel = .warning
   let router = Router(context: SyncRequestContext.self)
-  // First, so that it wraps every route and the not-found answer.
-  router.add(middleware: ErrorBodies(bodyLimit: configuration.bodyLimit, logger: logger))
+  // First, so that they wrap every route and the not-found answer; metrics outermost, to count
+  // the status that ErrorBodies settles on.
+  router.add(middleware: RequestMetrics(metrics: configuration.metrics))
+  router.add(
+    middleware: ErrorBodies(bodyLimit: configuration.bodyLimit, logger: logger, metrics: configuration.metrics))
   router.get("/healthz") { _, _ in ["status": "ok"] }
   // Open, like /healthz: a client checks it speaks the server's protocol before logging in.
   router.get("/v1/version") { _, _ in ServerVersion() }
@@ -58,8 +66,8 @@ public func buildApplication(
     .put("keys/current") { request, context in try await api.putKey(request, context) }
     .put("blobs/:sha256") { request, context in try await api.putBlob(request, context) }
     .get("blobs/:sha256") { request, context in try await api.getBlob(request, context) }
-  let registry = ConnectionRegistry(limits: configuration.connections)
-  return Application(
+  let registry = ConnectionRegistry(limits: configuration.connections, open: configuration.metrics.connectionsOpen)
+  var app = Application(
     router: router,
     server: .http1(
       configuration: .init(
@@ -68,6 +76,11 @@ public func buildApplication(
     configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vital"),
     onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
     logger: logger)
+  if let address = configuration.metricsAddress {
+    app.addServices(
+      configuration.metrics.application(host: address.host, port: address.port, onRunning: onMetricsRunning))
+  }
+  return app
 }
 
 /// Who may create an account on the server (`vital serve --registration`).
@@ -88,7 +101,13 @@ struct SyncAPI: Sendable {
   let configuration: ServerConfiguration
   let repository: any SyncRepository
   /// Scrypt takes 128 MiB and most of a second: at most two run at once.
-  let hashing = Gate(limit: 2)
+  let hashing: Gate
+
+  init(configuration: ServerConfiguration, repository: any SyncRepository) {
+    self.configuration = configuration
+    self.repository = repository
+    hashing = Gate(limit: 2, metrics: configuration.metrics)
+  }
 
   func register(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
     let credentials = try await decode(Credentials.self, request, context)
@@ -137,8 +156,13 @@ struct SyncAPI: Sendable {
         .tooManyRequests, headers: [.retryAfter: String(Int(until.timeIntervalSince(now).rounded(.up)))],
         message: "too many failed logins; this account is locked for \(minutes) more minute\(minutes == 1 ? "" : "s")")
     }
-    if let stored { try await repository.recordLogin(userID: stored.userID, succeeded: ok, now: now) }
-    guard ok, let stored else { throw HTTPError(.unauthorized, message: "wrong email or password") }
+    if let stored, try await repository.recordLogin(userID: stored.userID, succeeded: ok, now: now) {
+      configuration.metrics.lockouts.increment()
+    }
+    guard ok, let stored else {
+      configuration.metrics.failedLogins.increment()
+      throw HTTPError(.unauthorized, message: "wrong email or password")
+    }
     if stored.suspended { throw HTTPError(.forbidden, message: Authenticate.suspended) }
     let token = try Crypto.randomBytes(32).map { String(format: "%02x", $0) }.joined()
     try await repository.createToken(
@@ -202,6 +226,9 @@ struct SyncAPI: Sendable {
       let page = try await repository.sync(
         userID: user, since: body.since, changes: changes,
         page: PageBounds(count: configuration.pageSize, bytes: configuration.pageBytes), quota: configuration.quota)
+      configuration.metrics.syncs.increment()
+      configuration.metrics.recordsPushed.increment(by: Int64(changes.count))
+      configuration.metrics.recordsPulled.increment(by: Int64(page.changesJSON.count))
       return Answer.json(
         .ok,
         [
@@ -333,37 +360,5 @@ struct SyncAPI: Sendable {
     default:
       return "invalid JSON"
     }
-  }
-}
-
-/// At most `limit` bodies of work at once; up to `queue` more wait their turn, and beyond that
-/// the request is turned away with 503 and Retry-After instead of piling up (each scrypt run
-/// holds 128 MiB: the bound on waiting work is a bound on memory and on latency).
-actor Gate {
-  let limit: Int
-  let queue: Int
-  var running = 0
-  var waiting: [CheckedContinuation<Void, Never>] = []
-
-  init(limit: Int, queue: Int = 64) {
-    self.limit = limit
-    self.queue = queue
-  }
-
-  func run<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
-    if running >= limit {
-      guard waiting.count < queue else {
-        throw HTTPError(
-          .serviceUnavailable, headers: [.retryAfter: "2"],
-          message: "the server is busy checking passwords; try again shortly")
-      }
-      await withCheckedContinuation { waiting.append($0) }
-    } else {
-      running += 1
-    }
-    defer {
-      if waiting.isEmpty { running -= 1 } else { waiting.removeFirst().resume() }
-    }
-    return try await work()
   }
 }

@@ -16,8 +16,9 @@ public protocol SyncRepository: Sendable {
   /// When the account's lockout after repeated failed logins ends, if it is locked.
   func lockedUntil(userID: String) async throws -> Date?
   /// Counts a failed login (locking the account after `LoginLockout.attempts` in a row) or
-  /// clears the count after a good one.
-  func recordLogin(userID: String, succeeded: Bool, now: Date) async throws
+  /// clears the count after a good one. True when this failure locked the account.
+  @discardableResult
+  func recordLogin(userID: String, succeeded: Bool, now: Date) async throws -> Bool
   func createToken(userID: String, tokenSHA256: String, now: Date) async throws
   /// The user a token belongs to, if it is known and was used in the last 30 days.
   func user(tokenSHA256: String, now: Date) async throws -> TokenUser?

@@ -5,6 +5,8 @@ public final class TestServer: @unchecked Sendable {
   public let dataDirectory: String
   public private(set) var url: URL
   public private(set) var port: Int
+  /// Where the server serves its metrics, when started with `--metrics`.
+  public private(set) var metricsURL: URL?
   private var process: Process?
   private let log: String
   /// The PostgreSQL database this server uses, when the tests run against PostgreSQL.
@@ -130,11 +132,14 @@ public final class TestServer: @unchecked Sendable {
     self.process = process
     let deadline = Date().addingTimeInterval(20)
     while Date() < deadline {
-      if let text = try? String(contentsOfFile: log, encoding: .utf8),
-        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") })
+      let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+      let metrics = lines.first(where: { $0.hasPrefix("metrics on ") })
+      if let line = lines.first(where: { $0.hasPrefix("listening on ") }),
+        metrics != nil || !process.arguments!.contains("--metrics")
       {
         url = URL(string: String(line.dropFirst("listening on ".count)))!
         self.port = url.port ?? 0
+        metricsURL = metrics.flatMap { URL(string: String($0.dropFirst("metrics on ".count))) }
         return
       }
       if !process.isRunning { break }
