@@ -68,9 +68,12 @@ extension Vital {
   /// `vital remote ...` runs in vital-sync, which carries the HTTP client.
   struct RemotePassthrough: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "remote", abstract: "The sync server for this account: set, register, login, status.")
+      commandName: "remote",
+      abstract: "The sync server for this account: set, register, login, status, devices, revoke.")
     @Argument(
-      parsing: .captureForPassthrough, help: "set URL | register | login | status, and their options",
+      parsing: .captureForPassthrough,
+      help:
+        "set URL | register | login | status | devices | revoke DEVICE | encrypt | passphrase | delete, and their options",
       completion: Completion.remoteWords)
     var arguments: [String] = []
 

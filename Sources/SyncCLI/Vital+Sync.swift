@@ -14,7 +14,8 @@ extension VitalSync {
       commandName: "remote",
       abstract: "The sync server for this account.",
       subcommands: [
-        SetURL.self, Register.self, Login.self, Status.self, Encrypt.self, Passphrase.self, Delete.self,
+        SetURL.self, Register.self, Login.self, Status.self, Devices.self, Revoke.self, Encrypt.self, Passphrase.self,
+        Delete.self,
       ])
   }
 
@@ -96,12 +97,13 @@ extension VitalSync.Remote {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var password: PasswordOptions
     @Option(help: "A one-time code from the server's operator ('vital serve admin invite').") var invite: String?
+    @OptionGroup var device: DeviceNameOption
 
     func run() async throws {
       let (app, account, client, remote) = try RemoteContext.open(global)
       let secret = try PasswordPrompt.read("password for the server", fromStdin: password.passwordStdin, confirm: true)
       try await client.register(email: account.email, password: secret, invite: invite)
-      try await RemoteContext.logIn(app, account, client, remote, secret)
+      try await RemoteContext.logIn(app, account, client, remote, secret, device: device.name)
     }
   }
 
@@ -112,15 +114,17 @@ extension VitalSync.Remote {
         Examples:
           vital remote login
           printf "%s\\n%s\\n" "$PASSWORD" "$PASSPHRASE" | vital remote login --password-stdin --passphrase-stdin
+          vital remote login --device-name "work laptop"
         """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var password: PasswordOptions
     @OptionGroup var passphrase: PassphraseOptions
+    @OptionGroup var device: DeviceNameOption
 
     func run() async throws {
       let (app, account, client, remote) = try RemoteContext.open(global)
       let secret = try PasswordPrompt.read("password for the server", fromStdin: password.passwordStdin)
-      try await RemoteContext.logIn(app, account, client, remote, secret, passphrase: passphrase)
+      try await RemoteContext.logIn(app, account, client, remote, secret, device: device.name, passphrase: passphrase)
     }
   }
 
@@ -224,11 +228,15 @@ enum RemoteContext {
   /// can (a terminal, or --passphrase-stdin), else says that `vital sync` will.
   static func logIn(
     _ app: App, _ account: Account, _ client: SyncClient, _ remote: RemoteSettings, _ secret: String,
-    passphrase: PassphraseOptions = PassphraseOptions()
+    device: String, passphrase: PassphraseOptions = PassphraseOptions()
   ) async throws {
     var remote = remote
-    remote.token = try await client.login(email: account.email, password: secret)
+    let previous = remote.token
+    remote.token = try await client.login(email: account.email, password: secret, deviceName: device)
     try remote.save(app.db, accountID: account.id)
+    // A device logging in again ends its old session, so that it is listed once in
+    // `vital remote devices`; an old session the server already ended needs nothing more.
+    if let previous { try? await client.logout(token: previous) }
     var encrypted = false
     if let token = remote.token, let wrapped = try await client.fetchKey(token: token) {
       encrypted = true

@@ -50,9 +50,11 @@ public final class SyncClient {
     _ = try await send("POST", "/v1/accounts", json: body, token: nil)
   }
 
-  /// Logs in and returns the bearer token.
-  public func login(email: String, password: String) async throws -> String {
-    let data = try await send("POST", "/v1/sessions", json: ["email": email, "password": password], token: nil)
+  /// Logs in and returns the bearer token; the session carries `deviceName` (`vital remote devices`).
+  public func login(email: String, password: String, deviceName: String? = nil) async throws -> String {
+    var body = ["email": email, "password": password]
+    if let deviceName { body["device_name"] = deviceName }
+    let data = try await send("POST", "/v1/sessions", json: body, token: nil)
     guard let object = try? JSONDecoder().decode([String: String].self, from: data), let token = object["token"] else {
       throw SyncError.badResponse("the login answer has no token")
     }

@@ -102,6 +102,8 @@ extension PostgresSyncRepository {
     "ALTER TABLE users ADD COLUMN IF NOT EXISTS suspended BOOLEAN NOT NULL DEFAULT false",
     // One-time registration codes, by their SHA-256.
     "CREATE TABLE IF NOT EXISTS invites (code_sha256 TEXT PRIMARY KEY, created_at TIMESTAMPTZ NOT NULL)",
+    // Each session names its device (`vital remote devices`).
+    "ALTER TABLE tokens ADD COLUMN IF NOT EXISTS device_name TEXT NOT NULL DEFAULT ''",
   ]
 
   /// Counts what each account keeps, once per database (the first start with usage totals).

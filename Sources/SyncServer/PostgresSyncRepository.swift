@@ -122,11 +122,11 @@ public final class PostgresSyncRepository: SyncRepository {
     try await client.query("UPDATE users SET password_hash = \(hash) WHERE id = \(userID)", logger: logger)
   }
 
-  public func createToken(userID: String, tokenSHA256: String, now: Date) async throws {
+  public func createToken(userID: String, tokenSHA256: String, deviceName: String, now: Date) async throws {
     try await client.query(
       """
-      INSERT INTO tokens (token_sha256, user_id, created_at, last_used_at)
-      VALUES (\(tokenSHA256), \(userID), \(now), \(now))
+      INSERT INTO tokens (token_sha256, user_id, device_name, created_at, last_used_at)
+      VALUES (\(tokenSHA256), \(userID), \(deviceName), \(now), \(now))
       """, logger: logger)
   }
 
@@ -150,6 +150,31 @@ public final class PostgresSyncRepository: SyncRepository {
         "UPDATE tokens SET last_used_at = \(now) WHERE token_sha256 = \(tokenSHA256)", logger: logger)
     }
     return user
+  }
+
+  public func sessions(userID: String) async throws -> [DeviceSession] {
+    var sessions: [DeviceSession] = []
+    for try await (sha, name, created, lastUsed) in try await client.query(
+      """
+      SELECT token_sha256, device_name, created_at, last_used_at FROM tokens WHERE user_id = \(userID)
+      ORDER BY created_at
+      """, logger: logger
+    ).decode((String, String, Date, Date).self) {
+      sessions.append(
+        DeviceSession(id: DeviceSession.id(tokenSHA256: sha), deviceName: name, created: created, lastUsed: lastUsed))
+    }
+    return sessions
+  }
+
+  public func deleteSession(userID: String, id: String) async throws -> Bool {
+    let rows = try await client.query(
+      """
+      DELETE FROM tokens WHERE user_id = \(userID) AND left(token_sha256, \(Int32(DeviceSession.idLength))) = \(id)
+      RETURNING 1
+      """, logger: logger)
+    var deleted = false
+    for try await _ in rows.decode(Int.self) { deleted = true }
+    return deleted
   }
 
   public func deleteToken(tokenSHA256: String) async throws {

@@ -96,6 +96,12 @@ public actor SQLiteSyncRepository: SyncRepository {
       sql: """
         CREATE TABLE invite (code_sha256 TEXT PRIMARY KEY, created_at TEXT NOT NULL) STRICT;
         """),
+    // Each session names its device (`vital remote devices`); older sessions have no name.
+    Migration(
+      "0008_device_names",
+      sql: """
+        ALTER TABLE token ADD COLUMN device_name TEXT NOT NULL DEFAULT '';
+        """),
   ])
 
   public init(path: String) throws {
@@ -165,10 +171,27 @@ public actor SQLiteSyncRepository: SyncRepository {
     try db.execute("UPDATE user SET password_hash = ? WHERE id = ?", hash, userID)
   }
 
-  public func createToken(userID: String, tokenSHA256: String, now: Date) throws {
+  public func createToken(userID: String, tokenSHA256: String, deviceName: String, now: Date) throws {
     try db.execute(
-      "INSERT INTO token (token_sha256, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)", tokenSHA256, userID,
-      now, now)
+      "INSERT INTO token (token_sha256, user_id, device_name, created_at, last_used_at) VALUES (?, ?, ?, ?, ?)",
+      tokenSHA256, userID, deviceName, now, now)
+  }
+
+  public func sessions(userID: String) throws -> [DeviceSession] {
+    try db.query(
+      "SELECT token_sha256, device_name, created_at, last_used_at FROM token WHERE user_id = ? ORDER BY created_at",
+      userID
+    ) { row in
+      DeviceSession(
+        id: DeviceSession.id(tokenSHA256: try row.get("token_sha256")), deviceName: try row.get("device_name"),
+        created: try row.get("created_at"), lastUsed: try row.get("last_used_at"))
+    }
+  }
+
+  public func deleteSession(userID: String, id: String) throws -> Bool {
+    try db.execute(
+      "DELETE FROM token WHERE user_id = ? AND substr(token_sha256, 1, ?) = ?", userID, DeviceSession.idLength, id)
+    return db.changes > 0
   }
 
   public func user(tokenSHA256: String, now: Date) throws -> TokenUser? {

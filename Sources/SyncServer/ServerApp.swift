@@ -61,6 +61,8 @@ public func buildApplication(
   router.group("/v1").add(middleware: Authenticate(repository: repository, now: configuration.now))
     .delete("accounts/current") { request, context in try await api.deleteAccount(request, context) }
     .delete("sessions/current") { request, context in try await api.logout(request, context) }
+    .get("sessions") { request, context in try await api.sessions(request, context) }
+    .delete("sessions/:id") { request, context in try await api.revoke(request, context) }
     .post("sync") { request, context in try await api.sync(request, context) }
     .get("keys/current") { request, context in try await api.getKey(request, context) }
     .put("keys/current") { request, context in try await api.putKey(request, context) }
@@ -93,6 +95,8 @@ struct Credentials: Decodable {
   let password: String
   /// A one-time code from `vital serve admin invite`, where registration is by invitation.
   let invite: String?
+  /// What the logging-in device calls itself (`vital remote devices`).
+  let device_name: String?
 }
 
 /// The endpoints. Domain errors become HTTP errors here, at the edge, with a message and never
@@ -138,46 +142,9 @@ struct SyncAPI: Sendable {
     }
   }
 
-  func login(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
-    let credentials = try await decode(Credentials.self, request, context)
-    let email = (try? Email.normalize(credentials.email)) ?? ""
-    // An account left apart when emails were brought to NFC logs in by its old spelling.
-    let legacy = Email.legacySpelling(credentials.email)
-    let exact = Array(legacy.utf8) == Array(email.utf8) ? nil : try await repository.passwordHash(email: legacy)
-    let stored = exact == nil ? try await repository.passwordHash(email: email) : exact
-    // An unknown email costs one KDF run too, so both failures take the same time.
-    let ok = try await hashing.run {
-      try await configuration.hasher.verify(credentials.password, against: stored?.hash ?? AccountStore.decoyHash)
-    }
-    let now = configuration.now()
-    if let stored, let until = try await repository.lockedUntil(userID: stored.userID), until > now {
-      let minutes = Int((until.timeIntervalSince(now) / 60).rounded(.up))
-      throw HTTPError(
-        .tooManyRequests, headers: [.retryAfter: String(Int(until.timeIntervalSince(now).rounded(.up)))],
-        message: "too many failed logins; this account is locked for \(minutes) more minute\(minutes == 1 ? "" : "s")")
-    }
-    if let stored, try await repository.recordLogin(userID: stored.userID, succeeded: ok, now: now) {
-      configuration.metrics.lockouts.increment()
-    }
-    guard ok, let stored else {
-      configuration.metrics.failedLogins.increment()
-      throw HTTPError(.unauthorized, message: "wrong email or password")
-    }
-    if stored.suspended { throw HTTPError(.forbidden, message: Authenticate.suspended) }
-    let token = try Crypto.randomBytes(32).map { String(format: "%02x", $0) }.joined()
-    try await repository.createToken(
-      userID: stored.userID, tokenSHA256: Crypto.sha256Hex(Data(token.utf8)), now: configuration.now())
-    return Answer.json(.created, ["token": .string(token), "user_id": .string(stored.userID)])
-  }
-
   func deleteAccount(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
     let user = try context.requireLogin().userID
     try await repository.deleteUser(userID: user)
-    return Response(status: .noContent)
-  }
-
-  func logout(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
-    try await repository.deleteToken(tokenSHA256: try context.requireLogin().tokenSHA256)
     return Response(status: .noContent)
   }
 

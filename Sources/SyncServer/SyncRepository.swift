@@ -19,7 +19,12 @@ public protocol SyncRepository: Sendable {
   /// clears the count after a good one. True when this failure locked the account.
   @discardableResult
   func recordLogin(userID: String, succeeded: Bool, now: Date) async throws -> Bool
-  func createToken(userID: String, tokenSHA256: String, now: Date) async throws
+  /// A new session for a device that calls itself `deviceName`.
+  func createToken(userID: String, tokenSHA256: String, deviceName: String, now: Date) async throws
+  /// The user's sessions, oldest first: one per device that logged in and has not logged out.
+  func sessions(userID: String) async throws -> [DeviceSession]
+  /// Ends the user's session whose id is `id` (`DeviceSession.id`); false when there is none.
+  func deleteSession(userID: String, id: String) async throws -> Bool
   /// The user a token belongs to, if it is known and was used in the last 30 days.
   func user(tokenSHA256: String, now: Date) async throws -> TokenUser?
   func deleteToken(tokenSHA256: String) async throws
@@ -45,6 +50,22 @@ public protocol SyncRepository: Sendable {
   func accounts() async throws -> [AdminAccount]
   /// Suspends or resumes the account of `email`; false when there is none.
   func setSuspended(email: String, _ suspended: Bool) async throws -> Bool
+}
+
+/// One logged-in device, as its owner sees it in `vital remote devices`.
+public struct DeviceSession: Sendable, Equatable {
+  /// The first 16 hex digits of the token's SHA-256: names the session without being able to
+  /// stand in for the token.
+  public let id: String
+  public let deviceName: String
+  public let created: Date
+  /// Updated at most once a minute.
+  public let lastUsed: Date
+
+  /// How long an id is: `DeviceSession.id(tokenSHA256:)`.
+  public static let idLength = 16
+
+  public static func id(tokenSHA256: String) -> String { String(tokenSHA256.prefix(idLength)) }
 }
 
 /// A token's user, and whether the operator suspended the account (403 on every call).

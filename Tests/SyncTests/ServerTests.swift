@@ -168,7 +168,7 @@ import Testing
     let repository = try SQLiteSyncRepository(path: folder + "/direct.sqlite")
     let now = Date()
     let user = try await repository.createUser(email: "t@example.org", passwordHash: "x", now: now)
-    try await repository.createToken(userID: user, tokenSHA256: "abc", now: now)
+    try await repository.createToken(userID: user, tokenSHA256: "abc", deviceName: "test", now: now)
     #expect(try await repository.user(tokenSHA256: "abc", now: now.addingTimeInterval(29 * 86_400))?.id == user)
     #expect(try await repository.user(tokenSHA256: "abc", now: now.addingTimeInterval(60 * 86_400)) == nil)
   }
