@@ -15,12 +15,14 @@ extension Vital {
           vital serve --idle-timeout 15 --max-connections-per-address 1024   # behind a reverse proxy
           vital serve --quota-mb 500 --quota-records 2000000
           vital serve --metrics 127.0.0.1:9090   # Prometheus scrapes http://127.0.0.1:9090/metrics
+          vital serve --trusted-proxy 127.0.0.1   # behind nginx on this host: X-Forwarded-For names the client
 
         The PostgreSQL URL may hold a password: give it by file or in VITAL_POSTGRES_URL, where
         `ps` does not show it. Idle connections close after --idle-timeout seconds; at
         --max-connections (or the open-file limit) and at --max-connections-per-address the
-        oldest idle connection makes room for a new one. 'vital serve admin' looks after the
-        accounts.
+        oldest idle connection makes room for a new one. An address with 20 failed logins or
+        refused registrations in 15 minutes gets 429 until the oldest ages out; each refusal is
+        one log line for fail2ban (dist/fail2ban). 'vital serve admin' looks after the accounts.
         """,
       subcommands: [Admin.self])
     @OptionGroup var global: GlobalOptions

@@ -17,6 +17,11 @@ public struct ServeLimitOptions: ParsableArguments {
   public var registration = "open"
   @Option(help: "HOST:PORT to serve Prometheus metrics on (GET /metrics); keep it private.")
   public var metrics: String?
+  @Option(
+    help: ArgumentHelp(
+      "A reverse proxy's address or block (10.0.0.0/8): its X-Forwarded-For names the client. Repeatable.",
+      valueName: "cidr"))
+  public var trustedProxy: [String] = []
 
   static let registrations = ["open", "closed", "invite"]
 
@@ -53,6 +58,7 @@ public struct ServeLimitOptions: ParsableArguments {
     if let quotaMb { arguments += ["--quota-mb", String(quotaMb)] }
     if let quotaRecords { arguments += ["--quota-records", String(quotaRecords)] }
     if let metrics { arguments += ["--metrics", metrics] }
+    for block in trustedProxy { arguments += ["--trusted-proxy", block] }
     return arguments
   }
 

@@ -33,6 +33,10 @@ extension VitalServe {
       }
       guard HostPort(listen) != nil else { throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080") }
       if let now, ISO8601.date(from: now) == nil { throw ValidationError("--now takes an ISO 8601 instant") }
+      for block in limits.trustedProxy where CIDR(block) == nil {
+        throw ValidationError(
+          "--trusted-proxy takes an address or a block such as 10.0.0.0/8 or fd00::/8, not '\(block)'")
+      }
     }
 
     func run() async throws {
@@ -44,6 +48,7 @@ extension VitalServe {
       }
       if let now = now.flatMap(ISO8601.date(from:)) { configuration.now = { now } }
       configuration.registration = Registration(rawValue: limits.registration) ?? .open
+      configuration.trustedProxies = limits.trustedProxy.compactMap(CIDR.init)
       configuration.quota = Quota(bytes: limits.quotaMb.map { $0 << 20 }, records: limits.quotaRecords)
       configuration.connections = ConnectionLimits(
         total: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress,

@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable {
   /// What the server counts; served in Prometheus's format at `metricsAddress`, if any.
   public var metrics = ServerMetrics()
   public var metricsAddress: (host: String, port: Int)?
+  /// Peers whose X-Forwarded-For names the client (`--trusted-proxy`); no one's by default.
+  public var trustedProxies: [CIDR] = []
   /// Replaces the clock (VITAL_NOW), as everywhere in Vital.
   public var now: @Sendable () -> Date = { Date() }
 
@@ -106,6 +108,7 @@ struct SyncAPI: Sendable {
   let repository: any SyncRepository
   /// Scrypt takes 128 MiB and most of a second: at most two run at once.
   let hashing: Gate
+  let limiter = AddressLimiter()
 
   init(configuration: ServerConfiguration, repository: any SyncRepository) {
     self.configuration = configuration
@@ -114,7 +117,18 @@ struct SyncAPI: Sendable {
   }
 
   func register(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
-    let credentials = try await decode(Credentials.self, request, context)
+    let address = clientAddress(request, context)
+    try checkAddress(address)
+    do {
+      return try await register(try await decode(Credentials.self, request, context))
+    } catch let error as HTTPError where [.forbidden, .conflict].contains(error.status) {
+      // Refused, not malformed: an address that keeps trying closed doors or taken emails is limited.
+      failed(address, account: nil, .registrationRefused)
+      throw error
+    }
+  }
+
+  private func register(_ credentials: Credentials) async throws -> Response {
     var invite: String?
     switch configuration.registration {
     case .open: break

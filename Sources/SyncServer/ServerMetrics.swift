@@ -62,6 +62,14 @@ public final class ServerMetrics: Sendable {
     ).record(duration)
   }
 
+  /// Counts a refused login or registration; `reason` is one of a fixed set (`SyncAPI.Refusal`).
+  func refused(_ reason: String) {
+    registry.makeCounter(
+      name: "vital_refusals_total", labels: [("reason", reason)],
+      help: "Logins and registrations refused, by reason; each also writes one log line with the address."
+    ).increment()
+  }
+
   /// The text a scrape gets.
   public func exposition() -> [UInt8] {
     registry.emitToBuffer()

@@ -9,6 +9,8 @@ import Sync
 /// device gave, which its owner lists and can end from any other device.
 extension SyncAPI {
   func login(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
+    let address = clientAddress(request, context)
+    try checkAddress(address)
     let credentials = try await decode(Credentials.self, request, context)
     let deviceName = try Self.deviceName(credentials.device_name)
     let email = (try? Email.normalize(credentials.email)) ?? ""
@@ -21,7 +23,13 @@ extension SyncAPI {
       try await configuration.hasher.verify(credentials.password, against: stored?.hash ?? AccountStore.decoyHash)
     }
     let now = configuration.now()
-    if let stored, let until = try await repository.lockedUntil(userID: stored.userID), until > now {
+    // A locked account stays locked to the addresses that failed against it; its owner, from
+    // an address that has not, still gets in with the right password.
+    if let stored, let until = try await repository.lockedUntil(userID: stored.userID), until > now,
+      !ok || limiter.hasFailed(address, against: stored.userID, now: now)
+    {
+      if !ok { limiter.recordFailure(address, account: stored.userID, now: now) }
+      refused(address, .accountLocked)
       let minutes = Int((until.timeIntervalSince(now) / 60).rounded(.up))
       throw HTTPError(
         .tooManyRequests, headers: [.retryAfter: String(Int(until.timeIntervalSince(now).rounded(.up)))],
@@ -32,6 +40,7 @@ extension SyncAPI {
     }
     guard ok, let stored else {
       configuration.metrics.failedLogins.increment()
+      failed(address, account: stored?.userID, .failedLogin)
       throw HTTPError(.unauthorized, message: "wrong email or password")
     }
     if stored.suspended { throw HTTPError(.forbidden, message: Authenticate.suspended) }

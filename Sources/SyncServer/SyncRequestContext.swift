@@ -6,9 +6,12 @@ import Hummingbird
 public struct SyncRequestContext: RequestContext {
   public var coreContext: CoreRequestContextStorage
   var login: Login?
+  /// The address of the connection's other end (a reverse proxy's, behind one).
+  let peer: String?
 
   public init(source: Source) {
     coreContext = .init(source: source)
+    peer = source.channel.remoteAddress?.ipAddress
   }
 
   /// Who sent the request, and the digest of the token they sent it with.
