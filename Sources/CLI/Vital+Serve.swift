@@ -22,9 +22,10 @@ extension Vital {
         --max-connections (or the open-file limit) and at --max-connections-per-address the
         oldest idle connection makes room for a new one. An address with 20 failed logins or
         refused registrations in 15 minutes gets 429 until the oldest ages out; each refusal is
-        one log line for fail2ban (dist/fail2ban). 'vital serve admin' looks after the accounts.
+        one log line for fail2ban (dist/fail2ban). 'vital serve admin' looks after the accounts;
+        'vital serve backup' and 'vital serve restore' keep them safe.
         """,
-      subcommands: [Admin.self])
+      subcommands: [Admin.self, Backup.self, Restore.self])
     @OptionGroup var global: GlobalOptions
     @Option(help: "Address to listen on; loopback unless you mean otherwise.") var listen = "127.0.0.1:8080"
     @Option(help: "Folder for the server's SQLite database (default: <home>/server).") var data: String?

@@ -14,11 +14,12 @@ extension VitalServe {
 
 /// Opens the server's store for one admin command and closes it after.
 enum AdminStore {
+  /// `create`: a SQLite folder without a database gets a new, empty one (for a restore).
   static func run<T: Sendable>(
-    _ store: ServeStoreOptions, _ body: @escaping @Sendable (ServerAdmin) async throws -> T
+    _ store: ServeStoreOptions, create: Bool = false, _ body: @escaping @Sendable (ServerAdmin) async throws -> T
   ) async throws -> T {
     do {
-      return try await open(store, body)
+      return try await open(store, create: create, body)
     } catch let error as ValidationError {
       throw error
     } catch {
@@ -29,7 +30,7 @@ enum AdminStore {
   }
 
   private static func open<T: Sendable>(
-    _ store: ServeStoreOptions, _ body: @escaping @Sendable (ServerAdmin) async throws -> T
+    _ store: ServeStoreOptions, create: Bool, _ body: @escaping @Sendable (ServerAdmin) async throws -> T
   ) async throws -> T {
     if let url = try store.postgresURL(environment: ProcessInfo.processInfo.environment) {
       let client = try PostgresSyncRepository.makeClient(url: url)
@@ -48,7 +49,12 @@ enum AdminStore {
       throw ValidationError("give --data DIR, --postgres URL or --postgres-file FILE")
     }
     let path = data + "/server.sqlite"
-    guard FileManager.default.fileExists(atPath: path) else {
+    if create {
+      umask(0o077)
+      try FileManager.default.createDirectory(
+        atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+    guard create || FileManager.default.fileExists(atPath: path) else {
       throw CLIError.needsInput("no server database in \(data); give the folder 'vital serve --data' uses")
     }
     return try await body(ServerAdmin(repository: try SQLiteSyncRepository(path: path)))

@@ -10,7 +10,7 @@ import SyncServer
 struct VitalServe: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "vital-serve", abstract: "The Vital sync server, as `vital serve` runs it.",
-    subcommands: [Run.self, Admin.self], defaultSubcommand: Run.self)
+    subcommands: [Run.self, Admin.self, Backup.self, Restore.self], defaultSubcommand: Run.self)
 }
 
 extension VitalServe {

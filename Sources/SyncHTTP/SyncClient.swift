@@ -135,6 +135,10 @@ public final class SyncClient {
         }
         prefetched = nil
       } catch SyncError.resyncRequired where resyncs < 2 {
+        // The server cannot serve this cursor: it was restored from a backup, or it is another
+        // server. It may lack what this device sent since, so everything goes again (each field
+        // with its own clock: a no-op where the server has it) and everything comes back.
+        if resyncs == 0 { try replica.requeueAll() }
         resyncs += 1
         prefetched = nil
         summary.cursor = nil

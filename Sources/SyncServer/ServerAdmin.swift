@@ -36,6 +36,21 @@ public struct ServerAdmin: Sendable {
     return code
   }
 
+  /// Writes a consistent backup of the whole store to `path` (complete, or no file at all).
+  public func backup(to path: String, source: String, now: Date) async throws -> [BackupTable: Int] {
+    let writer = try BackupWriter(path: path, source: source, now: now)
+    try await repository.backup(to: writer)
+    try writer.finish()
+    return writer.rowCounts
+  }
+
+  /// Restores a backup into this empty store, all or nothing.
+  public func restore(from path: String) async throws -> String {
+    let reader = try BackupReader(path: path)
+    try await repository.restore(from: reader)
+    return reader.source
+  }
+
   static func normalized(_ email: String) throws -> String {
     do { return try Email.normalize(email) } catch { throw ServerAdminError.noAccount(email) }
   }

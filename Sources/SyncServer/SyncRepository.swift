@@ -44,7 +44,13 @@ public protocol SyncRepository: Sendable {
   /// key with the same id replaces the stored one (a new passphrase); another key is refused.
   func setSyncKey(userID: String, json: String, keyID: String) async throws -> SyncKeyUpdate
 
-  // MARK: Administration (`vital serve admin`)
+  // MARK: Administration (`vital serve admin`, `backup`, `restore`)
+
+  /// Writes every table to `writer` from one consistent snapshot, while the server serves.
+  func backup(to writer: BackupWriter) async throws
+  /// Loads a backup into this store, which must hold no account, all or nothing. The store
+  /// gets a new epoch, so every device's cursor is refused once and the device syncs afresh.
+  func restore(from reader: BackupReader) async throws
 
   /// Every account with what it keeps, never a value: for the operator's overview.
   func accounts() async throws -> [AdminAccount]

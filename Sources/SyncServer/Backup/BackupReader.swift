@@ -1,0 +1,116 @@
+import Cryptography
+import Foundation
+import Storage
+
+/// Reads a backup `BackupWriter` wrote, line by line in constant memory, checking each row
+/// against its table's columns; the last line's counts and checksum must match what was read.
+/// Used by one task at a time: the restore that opened it.
+public final class BackupReader: @unchecked Sendable {
+  let path: String
+  private let handle: FileHandle
+  private var pending: [UInt8] = []
+  private var offset = 0
+  private var atEnd = false
+  private var lineNumber = 0
+  private let digest = SHA256Stream()
+  private var counts: [BackupTable: Int] = [:]
+  public private(set) var source = ""
+  public private(set) var finished = false
+
+  public init(path: String) throws {
+    self.path = path
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw BackupError.cannotRead(path, reason: "no such file, or not readable")
+    }
+    self.handle = handle
+    guard let first = try nextLine(),
+      let header = try? JSONSerialization.jsonObject(with: Data(first)) as? [String: Any],
+      header["format"] as? String == BackupWriter.format
+    else { throw BackupError.notABackup(path) }
+    let version = header["version"] as? Int ?? 0
+    guard version <= BackupWriter.version else { throw BackupError.newerVersion(version) }
+    let tables = header["tables"] as? [String: [String]] ?? [:]
+    for table in BackupTable.allCases where tables[table.rawValue] != table.columnNames {
+      throw BackupError.malformed(line: 1, "the columns of \(table.rawValue) are not this version's")
+    }
+    source = header["source"] as? String ?? ""
+    digest.update(first + [10])
+  }
+
+  /// The next row, or nil after the last line (checked).
+  public func next() throws -> (BackupTable, [BackupValue])? {
+    guard !finished else { return nil }
+    guard let line = try nextLine() else { throw BackupError.truncated }
+    let number = lineNumber
+    guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+      throw BackupError.malformed(line: number, "not a JSON object")
+    }
+    if object["end"] as? Bool == true {
+      try verifyEnd(object)
+      return nil
+    }
+    digest.update(line + [10])
+    guard let name = object["t"] as? String, let table = BackupTable(rawValue: name), let cells = object["v"] as? [Any],
+      cells.count == table.columns.count
+    else { throw BackupError.malformed(line: number, "not a row of a known table") }
+    var values: [BackupValue] = []
+    values.reserveCapacity(cells.count)
+    for (column, cell) in zip(table.columns, cells) {
+      values.append(try Self.value(cell, column, line: number))
+    }
+    counts[table, default: 0] += 1
+    return (table, values)
+  }
+
+  static func value(_ cell: Any, _ column: BackupTable.Column, line: Int) throws -> BackupValue {
+    if cell is NSNull {
+      guard column.optional else { throw BackupError.malformed(line: line, "\(column.name) is missing") }
+      return .null
+    }
+    let value: BackupValue?
+    switch column.kind {
+    case .text: value = (cell as? String).map(BackupValue.text)
+    case .int: value = (cell as? NSNumber).flatMap { Int64(exactly: $0.doubleValue) }.map(BackupValue.int)
+    case .bool: value = (cell as? Bool).map(BackupValue.bool)
+    case .date: value = (cell as? String).flatMap(ISO8601.date(from:)).map(BackupValue.date)
+    case .bytes: value = (cell as? String).flatMap { Data(base64Encoded: $0) }.map(BackupValue.bytes)
+    }
+    guard let value else { throw BackupError.malformed(line: line, "\(column.name) is not a \(column.kind)") }
+    return value
+  }
+
+  private func verifyEnd(_ object: [String: Any]) throws {
+    let rows = object["rows"] as? [String: Int] ?? [:]
+    for table in BackupTable.allCases where rows[table.rawValue] ?? -1 != counts[table] ?? 0 {
+      throw BackupError.tampered(
+        "\(counts[table] ?? 0) \(table.rawValue) read, the last line says \(rows[table.rawValue] ?? 0)")
+    }
+    guard object["sha256"] as? String == digest.finalizeHex() else { throw BackupError.tampered("checksum") }
+    guard try nextLine() == nil else { throw BackupError.tampered("lines after the last one") }
+    finished = true
+  }
+
+  /// The next line without its newline; nil at the end of the file.
+  private func nextLine() throws -> [UInt8]? {
+    while true {
+      if let newline = pending[offset...].firstIndex(of: 10) {
+        let line = Array(pending[offset..<newline])
+        offset = newline + 1
+        lineNumber += 1
+        return line
+      }
+      if atEnd {
+        guard offset < pending.count else { return nil }
+        // A last line without its newline: the file was cut short.
+        throw BackupError.truncated
+      }
+      pending.removeFirst(offset)
+      offset = 0
+      let chunk: Data?
+      do { chunk = try handle.read(upToCount: 1 << 20) } catch {
+        throw BackupError.cannotRead(path, reason: "\(error)")
+      }
+      if let chunk, !chunk.isEmpty { pending += chunk } else { atEnd = true }
+    }
+  }
+}
