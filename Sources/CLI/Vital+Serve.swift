@@ -76,7 +76,7 @@ extension Vital {
     @Argument(
       parsing: .captureForPassthrough,
       help:
-        "set URL | register | login | status | devices | revoke DEVICE | encrypt | passphrase | delete, and their options",
+        "set URL | register | login | status | devices | revoke DEVICE | encrypt | passphrase | rotate-key | delete, and their options",
       completion: Completion.remoteWords)
     var arguments: [String] = []
 

@@ -85,10 +85,19 @@ public struct WireChange: Codable, Equatable, Sendable {
 public struct SyncRequest: Codable, Sendable {
   public var since: String?
   public var changes: [WireChange]
+  /// The id of the key the device seals with, for an encrypted account: after a key rotation
+  /// the server refuses a device still on the old key (409) instead of taking its ciphertext.
+  public var keyID: String?
 
-  public init(since: String?, changes: [WireChange]) {
+  public init(since: String?, changes: [WireChange], keyID: String? = nil) {
     self.since = since
     self.changes = changes
+    self.keyID = keyID
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case since, changes
+    case keyID = "key_id"
   }
 }
 

@@ -14,6 +14,7 @@ public enum WireJSON {
       var p = JSONScanner(bytes: raw.bindMemory(to: UInt8.self))
       var changes: [WireChange]?
       var since: String?
+      var keyID: String?
       try p.members { p, key in
         switch key {
         case "changes":
@@ -26,13 +27,19 @@ public enum WireJSON {
           case .null: since = nil
           default: throw Malformed()
           }
+        case "key_id":
+          switch try p.value() {
+          case .string(let text): keyID = text
+          case .null: keyID = nil
+          default: throw Malformed()
+          }
         default:
           _ = try p.value()
         }
       }
       p.skipSpace()
       guard p.index == p.bytes.count, let changes else { throw Malformed() }
-      return SyncRequest(since: since, changes: changes)
+      return SyncRequest(since: since, changes: changes, keyID: keyID)
     }
   }
 
@@ -68,7 +75,9 @@ public enum WireJSON {
 
   /// A sync request as JSON.
   public static func encode(_ request: SyncRequest) -> Data {
-    var out = "{\"since\":" + (request.since.map(quote) ?? "null") + ",\"changes\":["
+    var out = "{\"since\":" + (request.since.map(quote) ?? "null")
+    if let keyID = request.keyID { out += ",\"key_id\":" + quote(keyID) }
+    out += ",\"changes\":["
     for (i, change) in request.changes.enumerated() {
       if i > 0 { out += "," }
       out += "{\"dataset\":" + quote(change.dataset) + ",\"id\":" + quote(change.id) + ",\"fields\":"

@@ -69,6 +69,27 @@ extension SyncClient {
     syncKey = current
   }
 
+  /// A new data key, after a device was lost: wrapped with `passphrase` and sent as the
+  /// replacement of the current one, which the server destroys with everything sealed under it
+  /// in the same transaction; every record here is queued to go again, sealed under the new
+  /// key. Other devices are refused until they enter the passphrase. Sync first, so that this
+  /// device holds everything the server had.
+  public func rotateKey(passphrase: String, token: String, logN: Int = WrappedKey.standardLogN) async throws
+    -> SyncKey
+  {
+    guard let current = syncKey else { throw EncryptionError.notOn }
+    let key = try DataKey.generate()
+    let wrapped = try WrappedKey.wrap(key, passphrase: passphrase, logN: logN)
+    do {
+      _ = try await send(
+        "PUT", "/v1/keys/current",
+        body: Data("{\"key\":\(wrapped.json),\"replaces\":\(WireJSON.quote(current.key.keyID))}".utf8), token: token)
+    } catch SyncError.http(409, _) {
+      throw EncryptionError.otherKey
+    }
+    return try adopt(SyncKey(key: key, wrapped: wrapped, uploadedTo: url.absoluteString))
+  }
+
   private func adopt(_ key: SyncKey) throws -> SyncKey {
     try db.transaction { db in
       try key.save(db, accountID: accountID)

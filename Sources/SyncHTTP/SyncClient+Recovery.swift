@@ -2,9 +2,10 @@ import Foundation
 import Sync
 
 extension SyncClient {
-  /// A sync that recovers, once each, from the two states a device can meet: encrypted data
-  /// without the key (it unlocks with the passphrase `passphrase` gives, then syncs again), and
-  /// a server that lost the key (it queues everything again, the key first). `passphrase`
+  /// A sync that recovers, once each, from the states a device can meet: encrypted data
+  /// without the key, or a key rotated on another device (it unlocks with the passphrase
+  /// `passphrase` gives, then syncs again), and a server that lost the key (it queues
+  /// everything again, the key first). `passphrase`
   /// throws when none can be had; any other failure, or the same one twice, is thrown.
   public func syncRecovering(
     token: String, cursor: String?, saveCursor: (String) throws -> Void, passphrase: () throws -> String,
@@ -22,6 +23,11 @@ extension SyncClient {
           }, progress: progress)
       } catch SyncError.encrypted where !recovered && syncKey == nil {
         _ = try await unlock(passphrase: try passphrase(), token: token)
+      } catch SyncError.keyRotated where !recovered {
+        // The new key replaces the old one here; everything goes again, sealed under it.
+        let secret: String
+        do { secret = try passphrase() } catch EncryptionError.passphraseNeeded { throw SyncError.keyRotated }
+        _ = try await unlock(passphrase: secret, token: token)
       } catch SyncError.keyMissing where !recovered {
         try resendEverything()
       }

@@ -114,7 +114,7 @@ public final class SyncClient {
         if let next = prefetched, changes.isEmpty {
           received = try await next.value
         } else {
-          let body = WireJSON.encode(SyncRequest(since: since, changes: changes))
+          let body = WireJSON.encode(SyncRequest(since: since, changes: changes, keyID: key?.keyID))
           if body.count > limits.bodyBytes, let first = outgoing.first {
             // The estimate fell short (text that grows when escaped): a smaller batch, or this
             // record alone is too large for any request.
@@ -226,7 +226,8 @@ public final class SyncClient {
   > {
     Task {
       let response = try await exchange(
-        WireJSON.encode(SyncRequest(since: cursor, changes: [])), url: url, session: session, token: token)
+        WireJSON.encode(SyncRequest(since: cursor, changes: [], keyID: key?.keyID)), url: url, session: session,
+        token: token)
       guard let key, response.encrypted else { return Received(since: cursor, response: response) }
       let opened = try await open(
         response.changes, sealer: try Sealer(key: key), url: url, session: session, token: token)

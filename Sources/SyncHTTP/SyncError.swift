@@ -12,6 +12,8 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
   case encrypted
   /// This device seals its records but the server has no key for the account any more.
   case keyMissing
+  /// The account's key was rotated on another device: this one needs the passphrase again.
+  case keyRotated
   /// The device's clock ran ahead of the server's (it is the server's time).
   case clockAhead(Date)
   /// 413: a request, or the record the server names, is larger than it takes.
@@ -22,6 +24,7 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     case .http(401, let message): return .unauthorized(message)
     case .http(409, let message) where message.hasPrefix("end-to-end encrypted"): return .encrypted
     case .http(409, let message) where message.hasPrefix("resync required"): return .resyncRequired
+    case .http(409, let message) where message.hasPrefix("key rotated"): return .keyRotated
     default: return self
     }
   }
@@ -34,6 +37,9 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     case .unreachable(let url, let reason): return "cannot reach \(url) (\(reason)); is 'vital serve' running?"
     case .badResponse(let what): return "the server's answer was not understood: \(what)"
     case .encrypted: return EncryptionError.passphraseNeeded.description
+    case .keyRotated:
+      return
+        "this account's sync key was rotated on another device; run 'vital sync' on a terminal, or with --passphrase-stdin, to enter the sync passphrase"
     case .clockAhead:
       return
         "this device's clock was more than an hour ahead of the server's; check the clock (its pending changes were stamped again once and still refused)"

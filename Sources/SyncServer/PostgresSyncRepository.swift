@@ -129,7 +129,8 @@ public final class PostgresSyncRepository: SyncRepository {
   // MARK: Sync
 
   public func sync(
-    userID: String, since: String?, changes: [ValidatedChange], page bounds: PageBounds, quota: Quota
+    userID: String, since: String?, changes: [ValidatedChange], page bounds: PageBounds, quota: Quota,
+    keyID sealing: String?
   ) async throws -> SyncPage {
     let start = try position(since)
     let logger = self.logger
@@ -137,15 +138,16 @@ public final class PostgresSyncRepository: SyncRepository {
     return try await transaction { c in
       // The user's row lock: syncs of one user run one at a time across every server process.
       var seq: Int64 = 0
-      var encrypted = false
+      var accountKey: String?
       // The UPDATE takes the row lock as SELECT ... FOR UPDATE would, and notes the sync.
-      for try await (value, sealed) in try await c.query(
-        "UPDATE users SET last_sync_at = now() WHERE id = \(userID) RETURNING seq, sync_key_id IS NOT NULL",
-        logger: logger
-      ).decode((Int64, Bool).self) {
+      for try await (value, key) in try await c.query(
+        "UPDATE users SET last_sync_at = now() WHERE id = \(userID) RETURNING seq, sync_key_id", logger: logger
+      ).decode((Int64, String?).self) {
         seq = value
-        encrypted = sealed
+        accountKey = key
       }
+      let encrypted = accountKey != nil
+      if let accountKey, let sealing, sealing != accountKey { throw SyncRepositoryError.keyRotated }
       if encrypted, changes.contains(where: { !$0.sealed }) { throw SyncRepositoryError.cleartextRefused }
       // A cursor past what this user has here came from another database.
       guard start <= seq else { throw SyncRepositoryError.resyncRequired }
@@ -349,7 +351,9 @@ public final class PostgresSyncRepository: SyncRepository {
     return nil
   }
 
-  public func setSyncKey(userID: String, json: String, keyID: String) async throws -> SyncKeyUpdate {
+  public func setSyncKey(userID: String, json: String, keyID: String, replacing: String?) async throws
+    -> SyncKeyUpdate
+  {
     let logger = self.logger
     return try await transaction { c in
       var current: String?
@@ -359,6 +363,15 @@ public final class PostgresSyncRepository: SyncRepository {
         current = id
       }
       switch current {
+      case let current? where current != keyID && current == replacing:
+        try await c.query("DELETE FROM records WHERE user_id = \(userID)", logger: logger)
+        try await c.query("DELETE FROM blobs WHERE user_id = \(userID)", logger: logger)
+        try await c.query(
+          """
+          UPDATE users SET sync_key = \(json), sync_key_id = \(keyID), stored_bytes = 0, record_count = 0
+          WHERE id = \(userID)
+          """, logger: logger)
+        return .rotated
       case nil:
         try await c.query("DELETE FROM records WHERE user_id = \(userID)", logger: logger)
         try await c.query("DELETE FROM blobs WHERE user_id = \(userID)", logger: logger)

@@ -231,7 +231,8 @@ public actor SQLiteSyncRepository: SyncRepository {
   }
 
   public func sync(
-    userID: String, since: String?, changes: [ValidatedChange], page bounds: PageBounds, quota: Quota
+    userID: String, since: String?, changes: [ValidatedChange], page bounds: PageBounds, quota: Quota,
+    keyID sealing: String?
   ) throws -> SyncPage {
     try db.transaction(.immediate) { db in
       let start = try position(since, db: db)
@@ -242,6 +243,7 @@ public actor SQLiteSyncRepository: SyncRepository {
         "UPDATE user SET last_sync_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? RETURNING coalesce(sync_key_id, '')",
         userID)
       let encrypted = !(keyID ?? "").isEmpty
+      if encrypted, let sealing, sealing != keyID { throw SyncRepositoryError.keyRotated }
       if encrypted, changes.contains(where: { !$0.sealed }) { throw SyncRepositoryError.cleartextRefused }
       var accepted = 0
       var grownBytes: Int64 = 0
@@ -364,9 +366,16 @@ public actor SQLiteSyncRepository: SyncRepository {
     try db.scalar(String.self, "SELECT sync_key FROM user WHERE id = ?", userID)
   }
 
-  public func setSyncKey(userID: String, json: String, keyID: String) throws -> SyncKeyUpdate {
+  public func setSyncKey(userID: String, json: String, keyID: String, replacing: String?) throws -> SyncKeyUpdate {
     let update = try db.transaction(.immediate) { db -> SyncKeyUpdate in
       switch try db.scalar(String.self, "SELECT sync_key_id FROM user WHERE id = ?", userID) {
+      case let current? where current != keyID && current == replacing:
+        try db.execute("DELETE FROM record WHERE user_id = ?", userID)
+        try db.execute("DELETE FROM blob WHERE user_id = ?", userID)
+        try db.execute(
+          "UPDATE user SET sync_key = ?, sync_key_id = ?, stored_bytes = 0, record_count = 0 WHERE id = ?", json, keyID,
+          userID)
+        return .rotated
       case nil:
         try db.execute("DELETE FROM record WHERE user_id = ?", userID)
         try db.execute("DELETE FROM blob WHERE user_id = ?", userID)
@@ -381,8 +390,8 @@ public actor SQLiteSyncRepository: SyncRepository {
         return .otherKey
       }
     }
-    // Old page images in the write-ahead log would still hold the cleartext.
-    if update == .turnedOn { try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+    // Old page images in the write-ahead log would still hold the cleartext, or the old key.
+    if update == .turnedOn || update == .rotated { try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     return update
   }
 

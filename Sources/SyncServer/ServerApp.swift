@@ -206,7 +206,8 @@ struct SyncAPI: Sendable {
     do {
       let page = try await repository.sync(
         userID: user, since: body.since, changes: changes,
-        page: PageBounds(count: configuration.pageSize, bytes: configuration.pageBytes), quota: configuration.quota)
+        page: PageBounds(count: configuration.pageSize, bytes: configuration.pageBytes), quota: configuration.quota,
+        keyID: body.keyID)
       configuration.metrics.syncs.increment()
       configuration.metrics.recordsPushed.increment(by: Int64(changes.count))
       configuration.metrics.recordsPulled.increment(by: Int64(page.changesJSON.count))
@@ -222,6 +223,11 @@ struct SyncAPI: Sendable {
       throw Self.quotaError(usage)
     } catch SyncRepositoryError.resyncRequired {
       throw HTTPError(.conflict, message: "resync required: this cursor cannot be served; sync again from the start")
+    } catch SyncRepositoryError.keyRotated {
+      throw HTTPError(
+        .conflict,
+        message:
+          "key rotated: this account's records are sealed under a new key; enter the sync passphrase on this device")
     } catch SyncRepositoryError.cleartextRefused {
       throw HTTPError(
         .conflict,
@@ -242,7 +248,11 @@ struct SyncAPI: Sendable {
   /// with a key id; it cannot open it.
   func putKey(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
     let user = try context.requireLogin().userID
-    struct Body: Decodable { let key: WrappedKey }
+    struct Body: Decodable {
+      let key: WrappedKey
+      /// The key this one replaces: a rotation.
+      let replaces: String?
+    }
     var request = request
     let buffer = try await request.collectBody(upTo: 4096)
     let data = Data(buffer.readableBytesView)
@@ -260,10 +270,11 @@ struct SyncAPI: Sendable {
       throw HTTPError(.badRequest, message: "the wrapped key is not usable: \(problem); nothing was changed")
     }
     switch try await repository.setSyncKey(
-      userID: user, json: String(decoding: keyJSON, as: UTF8.self), keyID: body.key.keyID)
+      userID: user, json: String(decoding: keyJSON, as: UTF8.self), keyID: body.key.keyID, replacing: body.replaces)
     {
     case .turnedOn: return Answer.json(.created, ["key_id": .string(body.key.keyID), "encryption": .string("on")])
-    case .replaced: return Answer.json(.ok, ["key_id": .string(body.key.keyID), "encryption": .string("on")])
+    case .replaced, .rotated:
+      return Answer.json(.ok, ["key_id": .string(body.key.keyID), "encryption": .string("on")])
     case .otherKey:
       throw HTTPError(
         .conflict, message: "this account already has another sync key; enter its passphrase on this device")

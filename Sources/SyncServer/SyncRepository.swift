@@ -32,8 +32,11 @@ public protocol SyncRepository: Sendable {
   func deleteUser(userID: String) async throws
   /// Applies `changes` and returns the records changed after `since`, in one transaction.
   /// The account may not grow past `quota` (a write that shrinks it is always taken).
-  func sync(userID: String, since: String?, changes: [ValidatedChange], page: PageBounds, quota: Quota) async throws
-    -> SyncPage
+  /// `keyID`, the key the device seals with: a different key than the account's (rotated) is
+  /// refused with `keyRotated`, nothing written.
+  func sync(
+    userID: String, since: String?, changes: [ValidatedChange], page: PageBounds, quota: Quota, keyID: String?
+  ) async throws -> SyncPage
   func putBlob(userID: String, sha256: String, data: Data, quota: Quota) async throws
   func blob(userID: String, sha256: String) async throws -> Data?
   /// The account's wrapped sync key (JSON the server does not read beyond its key id), if its
@@ -41,8 +44,10 @@ public protocol SyncRepository: Sendable {
   func syncKey(userID: String) async throws -> String?
   /// Stores the wrapped key. The first key turns encryption on and, in the same transaction,
   /// removes every record and blob kept in the clear (the devices send them again, sealed). A
-  /// key with the same id replaces the stored one (a new passphrase); another key is refused.
-  func setSyncKey(userID: String, json: String, keyID: String) async throws -> SyncKeyUpdate
+  /// key with the same id replaces the stored one (a new passphrase). Another key is refused,
+  /// unless `replacing` names the stored key: a rotation, which in the same transaction removes
+  /// every record and blob sealed under the old key and the old key itself.
+  func setSyncKey(userID: String, json: String, keyID: String, replacing: String?) async throws -> SyncKeyUpdate
 
   // MARK: Administration (`vital serve admin`, `backup`, `restore`)
 
@@ -97,6 +102,7 @@ public struct AdminAccount: Sendable, Equatable {
 public enum SyncKeyUpdate: Sendable, Equatable {
   case turnedOn
   case replaced
+  case rotated
   case otherKey
 }
 
@@ -178,6 +184,8 @@ public enum SyncRepositoryError: Error, Equatable {
   case resyncRequired
   /// A change in the clear for an end-to-end encrypted account.
   case cleartextRefused
+  /// The device seals with a key the account no longer has: it was rotated.
+  case keyRotated
   /// The account would keep more than its quota; what it would hold, in words.
   case quotaExceeded(String)
 }
