@@ -171,63 +171,12 @@ public actor SQLiteSyncRepository: SyncRepository {
     try db.execute("UPDATE user SET password_hash = ? WHERE id = ?", hash, userID)
   }
 
-  public func createToken(userID: String, tokenSHA256: String, deviceName: String, now: Date) throws {
-    try db.execute(
-      "INSERT INTO token (token_sha256, user_id, device_name, created_at, last_used_at) VALUES (?, ?, ?, ?, ?)",
-      tokenSHA256, userID, deviceName, now, now)
-  }
-
-  public func sessions(userID: String) throws -> [DeviceSession] {
-    try db.query(
-      "SELECT token_sha256, device_name, created_at, last_used_at FROM token WHERE user_id = ? ORDER BY created_at",
-      userID
-    ) { row in
-      DeviceSession(
-        id: DeviceSession.id(tokenSHA256: try row.get("token_sha256")), deviceName: try row.get("device_name"),
-        created: try row.get("created_at"), lastUsed: try row.get("last_used_at"))
-    }
-  }
-
-  public func deleteSession(userID: String, id: String) throws -> Bool {
-    try db.execute(
-      "DELETE FROM token WHERE user_id = ? AND substr(token_sha256, 1, ?) = ?", userID, DeviceSession.idLength, id)
-    return db.changes > 0
-  }
-
-  public func user(tokenSHA256: String, now: Date) throws -> TokenUser? {
-    guard
-      let (user, lastUsed) = try db.queryFirst(
-        """
-        SELECT t.user_id, t.last_used_at, u.suspended FROM token t JOIN user u ON u.id = t.user_id
-        WHERE t.token_sha256 = ?
-        """, tokenSHA256,
-        row: {
-          (
-            TokenUser(id: try $0.get(0, as: String.self), suspended: try $0.get(2, as: Bool.self)),
-            try $0.get(1, as: Date.self)
-          )
-        })
-    else { return nil }
-    if now.timeIntervalSince(lastUsed) > 30 * 86_400 {
-      try db.execute("DELETE FROM token WHERE token_sha256 = ?", tokenSHA256)
-      return nil
-    }
-    if now.timeIntervalSince(lastUsed) > 60 {
-      try db.execute("UPDATE token SET last_used_at = ? WHERE token_sha256 = ?", now, tokenSHA256)
-    }
-    return user
-  }
-
   public func deleteUser(userID: String) throws {
     try db.transaction { db in
       // Spelled out rather than left to ON DELETE CASCADE, so the order is plain to read.
       for table in ["token", "record", "blob"] { try db.execute("DELETE FROM \(table) WHERE user_id = ?", userID) }
       try db.execute("DELETE FROM user WHERE id = ?", userID)
     }
-  }
-
-  public func deleteToken(tokenSHA256: String) throws {
-    try db.execute("DELETE FROM token WHERE token_sha256 = ?", tokenSHA256)
   }
 
   public func sync(
@@ -249,26 +198,32 @@ public actor SQLiteSyncRepository: SyncRepository {
       var grownBytes: Int64 = 0
       var newRecords: Int64 = 0
       var echo = EchoFilter(since: start)
+      // The transaction holds the write lock: the counter is read once and written once.
+      var seq = try db.scalar(Int64.self, "SELECT value FROM sequence WHERE id = 1") ?? 0
+      let existing = try storedRecords(userID: userID, changes, db: db)
+      let upsert = try db.statement(
+        """
+        INSERT INTO record (user_id, dataset, row_id, fields, seq) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = excluded.fields, seq = excluded.seq
+        """)
+      var written: [RecordKey: (fields: String, seq: Int64)] = [:]
       for change in changes {
-        let row = try db.queryFirst(
-          "SELECT fields, seq FROM record WHERE user_id = ? AND dataset = ? AND row_id = ?", userID, change.dataset,
-          change.id
-        ) { (try $0.get(0, as: String.self), try $0.get(1, as: Int64.self)) }
-        let stored = row?.0
+        let key = RecordKey(dataset: change.dataset, id: change.id)
+        // A record twice in one request merges into what the first change wrote.
+        let row = written[key] ?? existing[key]
+        let stored = row?.fields
         let current = try stored.map { try WireJSON.fields($0) } ?? [:]
         guard let merged = ServerMerge.merge(current, change.fields) else { continue }
-        let seq = try db.scalar(Int64.self, "UPDATE sequence SET value = value + 1 WHERE id = 1 RETURNING value") ?? 0
-        echo.wrote(seq: seq, storedSeq: row?.1)
+        seq += 1
+        echo.wrote(seq: seq, storedSeq: row?.seq)
         let json = WireJSON.encode(merged)
         grownBytes += Int64(json.utf8.count - (stored?.utf8.count ?? 0))
         if stored == nil { newRecords += 1 }
-        try db.execute(
-          """
-          INSERT INTO record (user_id, dataset, row_id, fields, seq) VALUES (?, ?, ?, ?, ?)
-          ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = excluded.fields, seq = excluded.seq
-          """, userID, change.dataset, change.id, json, seq)
+        try upsert.execute([userID, change.dataset, change.id, json, seq])
+        written[key] = (json, seq)
         accepted += 1
       }
+      if accepted > 0 { try db.execute("UPDATE sequence SET value = ? WHERE id = 1", seq) }
       if accepted > 0 {
         let (bytes, records) =
           try db.queryFirst(
@@ -312,6 +267,30 @@ public actor SQLiteSyncRepository: SyncRepository {
     }
   }
 
+  struct RecordKey: Hashable {
+    let dataset: String
+    let id: String
+  }
+
+  /// The stored fields and sequence number of the records `changes` name, in one query.
+  private func storedRecords(userID: String, _ changes: [ValidatedChange], db: Database) throws -> [RecordKey: (
+    fields: String, seq: Int64
+  )] {
+    guard !changes.isEmpty else { return [:] }
+    let keys =
+      "[" + changes.map { "[\(WireJSON.quote($0.dataset)),\(WireJSON.quote($0.id))]" }.joined(separator: ",") + "]"
+    var found: [RecordKey: (fields: String, seq: Int64)] = [:]
+    try db.forEachRow(
+      """
+      SELECT r.dataset, r.row_id, r.fields, r.seq FROM json_each(?) k
+      JOIN record r ON r.user_id = ? AND r.dataset = k.value ->> 0 AND r.row_id = k.value ->> 1
+      """, keys, userID
+    ) { row in
+      found[RecordKey(dataset: try row.get(0), id: try row.get(1))] = (try row.get(2), try row.get(3))
+    }
+    return found
+  }
+
   /// Where a cursor points. One from another server database, or from beyond what this one has
   /// handed out, cannot be served: the client must download everything again.
   private func position(_ cursor: String?, db: Database) throws -> Int64 {
@@ -341,25 +320,6 @@ public actor SQLiteSyncRepository: SyncRepository {
 
   public func blob(userID: String, sha256: String) throws -> Data? {
     try db.scalar(Data.self, "SELECT data FROM blob WHERE user_id = ? AND sha256 = ?", userID, sha256)
-  }
-
-  public func accounts() throws -> [AdminAccount] {
-    try db.query(
-      """
-      SELECT email, created_at, last_sync_at, (SELECT count(*) FROM token WHERE user_id = user.id), record_count,
-        stored_bytes, sync_key_id IS NOT NULL, suspended
-      FROM user ORDER BY email
-      """
-    ) { row in
-      AdminAccount(
-        email: try row.get(0), created: try row.get(1), lastSync: try row.get(2), devices: try row.get(3),
-        records: try row.get(4), storedBytes: try row.get(5), encrypted: try row.get(6), suspended: try row.get(7))
-    }
-  }
-
-  public func setSuspended(email: String, _ suspended: Bool) throws -> Bool {
-    try db.execute("UPDATE user SET suspended = ? WHERE email = ?", suspended, email)
-    return db.changes > 0
   }
 
   public func syncKey(userID: String) throws -> String? {
