@@ -202,23 +202,23 @@ public final class PostgresSyncRepository: SyncRepository {
           grownBytes += Int64(fields.utf8.count - (storedBytes[key] ?? 0))
           if storedBytes[key] == nil { newRecords += 1 }
         }
+        // The records, the counter and the usage totals in one statement (one round trip); a
+        // quota the totals pass throws, and the transaction takes all of it back.
         var usage: (Int64, Int64) = (0, 0)
         for try await row in try await c.query(
           """
-          UPDATE users SET stored_bytes = stored_bytes + \(grownBytes), record_count = record_count + \(newRecords)
+          WITH written AS (
+            INSERT INTO records (user_id, dataset, row_id, fields, seq)
+            SELECT \(userID), * FROM unnest(\(written.datasets)::text[], \(written.ids)::text[], \(written.fields)::text[], \(written.seqs)::int8[])
+            ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = EXCLUDED.fields, seq = EXCLUDED.seq)
+          UPDATE users SET seq = \(seq), stored_bytes = stored_bytes + \(grownBytes),
+            record_count = record_count + \(newRecords)
           WHERE id = \(userID) RETURNING stored_bytes, record_count
           """, logger: logger
         ).decode((Int64, Int64).self) {
           usage = row
         }
         try quota.check(bytes: usage.0, records: usage.1, grew: grownBytes > 0 || newRecords > 0)
-        try await c.query(
-          """
-          INSERT INTO records (user_id, dataset, row_id, fields, seq)
-          SELECT \(userID), * FROM unnest(\(written.datasets)::text[], \(written.ids)::text[], \(written.fields)::text[], \(written.seqs)::int8[])
-          ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = EXCLUDED.fields, seq = EXCLUDED.seq
-          """, logger: logger)
-        try await c.query("UPDATE users SET seq = \(seq) WHERE id = \(userID)", logger: logger)
       }
       var page: [String] = []
       var last = start
