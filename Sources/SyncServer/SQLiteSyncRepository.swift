@@ -272,7 +272,9 @@ public actor SQLiteSyncRepository: SyncRepository {
     let id: String
   }
 
-  /// The stored fields and sequence number of the records `changes` name, in one query.
+  /// The stored fields and sequence number of the records `changes` name, in one query. CROSS
+  /// JOIN keeps the named keys outside: left to itself SQLite walks every record of the user
+  /// (by `record_user_seq`) and scans the keys for each, which grows with the account.
   private func storedRecords(userID: String, _ changes: [ValidatedChange], db: Database) throws -> [RecordKey: (
     fields: String, seq: Int64
   )] {
@@ -283,7 +285,7 @@ public actor SQLiteSyncRepository: SyncRepository {
     try db.forEachRow(
       """
       SELECT r.dataset, r.row_id, r.fields, r.seq FROM json_each(?) k
-      JOIN record r ON r.user_id = ? AND r.dataset = k.value ->> 0 AND r.row_id = k.value ->> 1
+      CROSS JOIN record r ON r.user_id = ? AND r.dataset = k.value ->> 0 AND r.row_id = k.value ->> 1
       """, keys, userID
     ) { row in
       found[RecordKey(dataset: try row.get(0), id: try row.get(1))] = (try row.get(2), try row.get(3))
