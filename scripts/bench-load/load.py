@@ -126,6 +126,7 @@ def storm(url, count, pid):
     busy = [retry for status, retry in answers if status == 503]
     print(
         f"storm  {count} logins at once: {counts.get(201, 0)} logged in, {counts.get(401, 0)} refused, "
+        f"{counts.get(429, 0)} held back (429: the account's lockout and the per-address limit), "
         f"{len(busy)} turned away with 503 (Retry-After on {sum(1 for r in busy if r)}), "
         f"{counts.get('failed', 0)} failed, in {seconds:.1f} s; server peak RSS {int(peak) // 1024} MB "
         f"(bound: 2 hashes of 128 MiB at once)"
