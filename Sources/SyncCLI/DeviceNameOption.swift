@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Sync
 
 /// `--device-name`: what this device is called in `vital remote devices` (the host name unless given).
 struct DeviceNameOption: ParsableArguments {
@@ -7,18 +8,14 @@ struct DeviceNameOption: ParsableArguments {
   var deviceName: String?
 
   func validate() throws {
-    if let deviceName {
-      let name = deviceName.trimmingCharacters(in: .whitespaces)
-      guard !name.isEmpty, name.count <= 64,
-        !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-      else { throw ValidationError("--device-name takes 1 to 64 characters, no control characters") }
+    if let deviceName, DeviceName.checked(deviceName) == nil {
+      throw ValidationError("--device-name takes 1 to \(DeviceName.maxLength) characters, no control characters")
     }
   }
 
   var name: String {
-    let given = deviceName?.trimmingCharacters(in: .whitespaces) ?? ""
-    if !given.isEmpty { return given }
+    if let given = deviceName.flatMap(DeviceName.checked) { return given }
     let host = ProcessInfo.processInfo.hostName
-    return host.isEmpty ? "unnamed device" : String(host.prefix(64))
+    return DeviceName.checked(String(host.prefix(DeviceName.maxLength))) ?? DeviceName.unnamed
   }
 }

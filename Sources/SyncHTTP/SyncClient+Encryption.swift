@@ -16,9 +16,12 @@ extension SyncClient {
     }
   }
 
-  func putKey(_ wrapped: WrappedKey, token: String) async throws {
+  /// Stores `wrapped` on the server; with `replaces`, as the rotation of that key.
+  func putKey(_ wrapped: WrappedKey, replaces: String? = nil, token: String) async throws {
+    let rotation = replaces.map { ",\"replaces\":" + WireJSON.quote($0) } ?? ""
     do {
-      _ = try await send("PUT", "/v1/keys/current", body: Data("{\"key\":\(wrapped.json)}".utf8), token: token)
+      _ = try await send(
+        "PUT", "/v1/keys/current", body: Data("{\"key\":\(wrapped.json)\(rotation)}".utf8), token: token)
     } catch SyncError.http(409, _) {
       throw EncryptionError.otherKey
     }
@@ -80,13 +83,7 @@ extension SyncClient {
     guard let current = syncKey else { throw EncryptionError.notOn }
     let key = try DataKey.generate()
     let wrapped = try WrappedKey.wrap(key, passphrase: passphrase, logN: logN)
-    do {
-      _ = try await send(
-        "PUT", "/v1/keys/current",
-        body: Data("{\"key\":\(wrapped.json),\"replaces\":\(WireJSON.quote(current.key.keyID))}".utf8), token: token)
-    } catch SyncError.http(409, _) {
-      throw EncryptionError.otherKey
-    }
+    try await putKey(wrapped, replaces: current.key.keyID, token: token)
     return try adopt(SyncKey(key: key, wrapped: wrapped, uploadedTo: url.absoluteString))
   }
 

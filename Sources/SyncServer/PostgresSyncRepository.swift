@@ -362,8 +362,8 @@ public final class PostgresSyncRepository: SyncRepository {
       ).decode(String?.self) {
         current = id
       }
-      switch current {
-      case let current? where current != keyID && current == replacing:
+      let update = SyncKeyUpdate.decide(current: current, new: keyID, replacing: replacing)
+      if update.dropsRecords {
         try await c.query("DELETE FROM records WHERE user_id = \(userID)", logger: logger)
         try await c.query("DELETE FROM blobs WHERE user_id = \(userID)", logger: logger)
         try await c.query(
@@ -371,22 +371,10 @@ public final class PostgresSyncRepository: SyncRepository {
           UPDATE users SET sync_key = \(json), sync_key_id = \(keyID), stored_bytes = 0, record_count = 0
           WHERE id = \(userID)
           """, logger: logger)
-        return .rotated
-      case nil:
-        try await c.query("DELETE FROM records WHERE user_id = \(userID)", logger: logger)
-        try await c.query("DELETE FROM blobs WHERE user_id = \(userID)", logger: logger)
-        try await c.query(
-          """
-          UPDATE users SET sync_key = \(json), sync_key_id = \(keyID), stored_bytes = 0, record_count = 0
-          WHERE id = \(userID)
-          """, logger: logger)
-        return .turnedOn
-      case keyID:
+      } else if update == .replaced {
         try await c.query("UPDATE users SET sync_key = \(json) WHERE id = \(userID)", logger: logger)
-        return .replaced
-      default:
-        return .otherKey
       }
+      return update
     }
   }
 }

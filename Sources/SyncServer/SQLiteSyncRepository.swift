@@ -330,30 +330,21 @@ public actor SQLiteSyncRepository: SyncRepository {
 
   public func setSyncKey(userID: String, json: String, keyID: String, replacing: String?) throws -> SyncKeyUpdate {
     let update = try db.transaction(.immediate) { db -> SyncKeyUpdate in
-      switch try db.scalar(String.self, "SELECT sync_key_id FROM user WHERE id = ?", userID) {
-      case let current? where current != keyID && current == replacing:
+      let current = try db.scalar(String.self, "SELECT sync_key_id FROM user WHERE id = ?", userID)
+      let update = SyncKeyUpdate.decide(current: current, new: keyID, replacing: replacing)
+      if update.dropsRecords {
         try db.execute("DELETE FROM record WHERE user_id = ?", userID)
         try db.execute("DELETE FROM blob WHERE user_id = ?", userID)
         try db.execute(
           "UPDATE user SET sync_key = ?, sync_key_id = ?, stored_bytes = 0, record_count = 0 WHERE id = ?", json, keyID,
           userID)
-        return .rotated
-      case nil:
-        try db.execute("DELETE FROM record WHERE user_id = ?", userID)
-        try db.execute("DELETE FROM blob WHERE user_id = ?", userID)
-        try db.execute(
-          "UPDATE user SET sync_key = ?, sync_key_id = ?, stored_bytes = 0, record_count = 0 WHERE id = ?", json, keyID,
-          userID)
-        return .turnedOn
-      case keyID:
+      } else if update == .replaced {
         try db.execute("UPDATE user SET sync_key = ? WHERE id = ?", json, userID)
-        return .replaced
-      default:
-        return .otherKey
       }
+      return update
     }
     // Old page images in the write-ahead log would still hold the cleartext, or the old key.
-    if update == .turnedOn || update == .rotated { try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+    if update.dropsRecords { try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     return update
   }
 

@@ -88,13 +88,13 @@ extension SyncAPI {
     return Response(status: .noContent)
   }
 
-  /// What a device calls itself: trimmed, at most 64 characters, no control characters; a
-  /// login without one is an unnamed device.
+  /// What a device calls itself (`DeviceName`); a login without one is an unnamed device.
   static func deviceName(_ given: String?) throws -> String {
-    let name = (given ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !name.isEmpty else { return "unnamed device" }
-    guard name.count <= 64, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-      throw HTTPError(.badRequest, message: "device_name takes at most 64 characters and no control characters")
+    guard let given, !given.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return DeviceName.unnamed }
+    guard let name = DeviceName.checked(given) else {
+      throw HTTPError(
+        .badRequest,
+        message: "device_name takes at most \(DeviceName.maxLength) characters and no control characters")
     }
     return name
   }

@@ -104,6 +104,19 @@ public enum SyncKeyUpdate: Sendable, Equatable {
   case replaced
   case rotated
   case otherKey
+
+  /// What storing key `new` does to an account whose key is `current`, the one rule both
+  /// repositories apply: the first key turns encryption on, the same id re-wraps, and another
+  /// key is taken only as the rotation of the key it names in `replacing`.
+  static func decide(current: String?, new: String, replacing: String?) -> SyncKeyUpdate {
+    guard let current else { return .turnedOn }
+    if current == new { return .replaced }
+    return current == replacing ? .rotated : .otherKey
+  }
+
+  /// Whether everything stored under the account's former state (cleartext, or the old key)
+  /// goes with this update.
+  var dropsRecords: Bool { self == .turnedOn || self == .rotated }
 }
 
 public struct ValidatedChange: Sendable {
