@@ -48,10 +48,10 @@ import Testing
 
   /// Seconds from now until each socket was seen closed (nil: still open at the end), polled
   /// every 100 ms for at most `seconds`.
-  static func waitUntilClosed(_ sockets: [Int32], within seconds: Double, every tick: () -> Void = {}) async throws
-    -> [Double?]
-  {
-    let start = Date()
+  /// How long after `start` (by default now) each socket was seen closed, polling every 100 ms.
+  static func waitUntilClosed(
+    _ sockets: [Int32], within seconds: Double, since start: Date = Date(), every tick: () -> Void = {}
+  ) async throws -> [Double?] {
     var closed = [Double?](repeating: nil, count: sockets.count)
     while closed.contains(where: { $0 == nil }), Date().timeIntervalSince(start) < seconds {
       for (index, fd) in sockets.enumerated() where closed[index] == nil && isClosed(fd) {
@@ -101,6 +101,8 @@ import Testing
     let server = try TestServer(
       dataDirectory: folder + "/data", arguments: ["--idle-timeout", "2", "--request-timeout", "4"])
     let post = "POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+    // Measured from before the first byte went out, so a slow start never makes a close look early.
+    let opened = Date()
     // Headers that never end; a body announced and never sent; a body sent a byte at a time.
     let sockets = [
       try Self.open(port: server.port, sending: "GET /healthz HTTP/1.1\r\nHost: x\r\n"),
@@ -109,7 +111,7 @@ import Testing
     defer { for fd in sockets { close(fd) } }
     // When each closes, from when they were opened: never before its timeout (timers do not
     // fire early), and not long after it. The trickle keeps its connection from ever being idle.
-    let closed = try await Self.waitUntilClosed(sockets, within: 30) {
+    let closed = try await Self.waitUntilClosed(sockets, within: 30, since: opened) {
       _ = send(sockets[2], " ", 1, Int32(MSG_NOSIGNAL))
     }
     let (head, silent, trickle) = (try #require(closed[0]), try #require(closed[1]), try #require(closed[2]))
