@@ -127,6 +127,7 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
       ]),
     .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
     .testTarget(name: "AuthTests", dependencies: ["Auth", "Cryptography", "Core", "Storage", "Schema"]),

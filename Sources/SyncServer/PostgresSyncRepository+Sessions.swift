@@ -23,13 +23,14 @@ extension PostgresSyncRepository {
       found = (TokenUser(id: id, suspended: suspended), lastUsed)
     }
     guard let (user, lastUsed) = found else { return nil }
-    if now.timeIntervalSince(lastUsed) > 30 * 86_400 {
+    switch DeviceSession.use(lastUsed: lastUsed, now: now) {
+    case .expired:
       try await deleteToken(tokenSHA256: tokenSHA256)
       return nil
-    }
-    if now.timeIntervalSince(lastUsed) > 60 {
+    case .touch:
       try await client.query(
         "UPDATE tokens SET last_used_at = \(now) WHERE token_sha256 = \(tokenSHA256)", logger: logger)
+    case .fresh: break
     }
     return user
   }

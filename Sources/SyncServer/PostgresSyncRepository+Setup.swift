@@ -10,7 +10,12 @@ extension PostgresSyncRepository {
     // log; `connect` says so once.
     var logger = Logger(label: "vital-serve.pg")
     logger.logLevel = .warning
-    return PostgresClient(configuration: try configuration(url), backgroundLogger: logger)
+    var configuration = try configuration(url)
+    // Only named statements are cached plans: those of `SyncStatements`, whose generic plans are
+    // the ones wanted (primary-key and (user, seq) index lookups). Without this PostgreSQL keeps
+    // planning them anew on each run whenever it guesses a custom plan cheaper.
+    configuration.options.additionalStartupParameters = [("plan_cache_mode", "force_generic_plan")]
+    return PostgresClient(configuration: configuration, backgroundLogger: logger)
   }
 
   /// `postgres://user[:password]@host[:port]/database` (or `postgresql://`); a `host=` query

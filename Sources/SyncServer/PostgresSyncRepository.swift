@@ -146,62 +146,12 @@ public final class PostgresSyncRepository: SyncRepository {
         seq = value
         accountKey = key
       }
-      let encrypted = accountKey != nil
-      if let accountKey, let sealing, sealing != accountKey { throw SyncRepositoryError.keyRotated }
-      if encrypted, changes.contains(where: { !$0.sealed }) { throw SyncRepositoryError.cleartextRefused }
+      try SyncRepositoryError.check(changes, accountKey: accountKey, sealing: sealing)
       // A cursor past what this user has here came from another database.
       guard start <= seq else { throw SyncRepositoryError.resyncRequired }
-      // The records the changes touch, in one query; then the merged ones written in one.
-      var current: [String: [String: WireField]] = [:]
-      var storedBytes: [String: Int] = [:]
-      var storedSeq: [String: Int64] = [:]
-      if !changes.isEmpty {
-        let datasets = changes.map(\.dataset)
-        let ids = changes.map(\.id)
-        for try await (dataset, id, text, rowSeq) in try await c.query(
-          """
-          SELECT r.dataset, r.row_id, r.fields, r.seq FROM records r
-          JOIN unnest(\(datasets)::text[], \(ids)::text[]) AS k(dataset, row_id)
-            ON r.dataset = k.dataset AND r.row_id = k.row_id
-          WHERE r.user_id = \(userID)
-          """, logger: logger
-        ).decode((String, String, String, Int64).self) {
-          current[dataset + "\u{0}" + id] = try WireJSON.fields(text)
-          storedBytes[dataset + "\u{0}" + id] = text.utf8.count
-          storedSeq[dataset + "\u{0}" + id] = rowSeq
-        }
-      }
-      var written: (datasets: [String], ids: [String], fields: [String], seqs: [Int64]) = ([], [], [], [])
-      var slot: [String: Int] = [:]
-      var accepted = 0
-      var echo = EchoFilter(since: start)
-      for change in changes {
-        let key = change.dataset + "\u{0}" + change.id
-        guard let merged = ServerMerge.merge(current[key] ?? [:], change.fields) else { continue }
-        current[key] = merged
-        seq += 1
-        echo.wrote(seq: seq, storedSeq: storedSeq[key])
-        storedSeq[key] = seq
-        if let at = slot[key] {
-          written.fields[at] = WireJSON.encode(merged)
-          written.seqs[at] = seq
-        } else {
-          slot[key] = written.ids.count
-          written.datasets.append(change.dataset)
-          written.ids.append(change.id)
-          written.fields.append(WireJSON.encode(merged))
-          written.seqs.append(seq)
-        }
-        accepted += 1
-      }
-      if accepted > 0 {
-        var grownBytes: Int64 = 0
-        var newRecords: Int64 = 0
-        for (index, fields) in written.fields.enumerated() {
-          let key = written.datasets[index] + "\u{0}" + written.ids[index]
-          grownBytes += Int64(fields.utf8.count - (storedBytes[key] ?? 0))
-          if storedBytes[key] == nil { newRecords += 1 }
-        }
+      let stored = try await Self.storedRecords(c, userID: userID, changes, logger: logger)
+      let writes = try MergedWrites(changes, stored: stored, seq: seq, since: start)
+      if writes.accepted > 0 {
         // The records, the counter and the usage totals in one statement (one round trip); a
         // quota the totals pass throws, and the transaction takes all of it back.
         var usage: (Int64, Int64) = (0, 0)
@@ -209,50 +159,63 @@ public final class PostgresSyncRepository: SyncRepository {
           """
           WITH written AS (
             INSERT INTO records (user_id, dataset, row_id, fields, seq)
-            SELECT \(userID), * FROM unnest(\(written.datasets)::text[], \(written.ids)::text[], \(written.fields)::text[], \(written.seqs)::int8[])
+            SELECT \(userID), * FROM unnest(\(writes.datasets)::text[], \(writes.ids)::text[], \(writes.fields)::text[], \(writes.seqs)::int8[])
             ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = EXCLUDED.fields, seq = EXCLUDED.seq)
-          UPDATE users SET seq = \(seq), stored_bytes = stored_bytes + \(grownBytes),
-            record_count = record_count + \(newRecords)
+          UPDATE users SET seq = \(writes.seq), stored_bytes = stored_bytes + \(writes.grownBytes),
+            record_count = record_count + \(writes.newRecords)
           WHERE id = \(userID) RETURNING stored_bytes, record_count
           """, logger: logger
         ).decode((Int64, Int64).self) {
           usage = row
         }
-        try quota.check(bytes: usage.0, records: usage.1, grew: grownBytes > 0 || newRecords > 0)
+        try quota.check(bytes: usage.0, records: usage.1, grew: writes.grew)
       }
-      var page: [String] = []
-      var last = start
-      var hasMore = false
-      let limit = bounds.count + 1
-      let budget = bounds.bytes
-      let kept = echo.kept
-      // The bytes before each row are summed from the stored sizes (octet_length reads no
-      // value): rows past the byte bound come without their fields, only to say "more".
+      let kept = writes.echo.kept
+      var rows: [PageRow] = []
       for try await (dataset, id, fields, rowSeq) in try await c.query(
         """
-        SELECT dataset, row_id, CASE WHEN before < \(budget) THEN fields END, seq FROM (
-          SELECT dataset, row_id, fields, seq,
-            coalesce(sum(octet_length(fields)) OVER (ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
-              AS before
-          FROM records WHERE user_id = \(userID) AND seq > \(start)
+        SELECT dataset, row_id, CASE WHEN before < \(bounds.bytes) THEN fields END, seq FROM (
+          \(unescaped: Self.pageWindow) WHERE user_id = \(userID) AND seq > \(start)
             AND (seq < \(kept.below) OR seq > \(kept.above) OR seq = ANY(\(kept.resend)::int8[]))
-          ORDER BY seq LIMIT \(limit)) page
-        ORDER BY seq
+          ORDER BY seq LIMIT \(bounds.count + 1)) page
         """, logger: logger
       ).decode((String, String, String?, Int64).self) {
-        guard page.count < bounds.count, let fields else {
-          hasMore = true
-          continue
-        }
-        page.append(
-          "{\"dataset\":\(WireJSON.quote(dataset)),\"id\":\(WireJSON.quote(id)),\"fields\":\(fields)}"
-        )
-        last = rowSeq
+        rows.append(PageRow(dataset: dataset, id: id, fields: fields, seq: rowSeq))
       }
+      let page = PageRow.page(rows, then: [], start: start, bounds: bounds, echo: writes.echo)
       return SyncPage(
-        changesJSON: page, cursor: "\(epoch):\(echo.cursor(last: last, hasMore: hasMore))", hasMore: hasMore,
-        accepted: accepted, encrypted: encrypted)
+        changesJSON: page.changes, cursor: "\(epoch):\(page.cursor)", hasMore: page.hasMore,
+        accepted: writes.accepted, encrypted: accountKey != nil)
     }
+  }
+
+  /// The records of a page with the bytes of fields before each (summed from the stored sizes:
+  /// octet_length reads no value), so that rows past the byte bound come without their fields,
+  /// only to say "more". Completed by a WHERE and an ORDER BY seq LIMIT.
+  static let pageWindow = """
+    SELECT dataset, row_id, fields, seq,
+      coalesce(sum(octet_length(fields)) OVER (ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+        AS before
+    FROM records
+    """
+
+  /// The stored records `changes` name, in one query.
+  static func storedRecords(
+    _ c: PostgresConnection, userID: String, _ changes: [ValidatedChange], logger: Logger
+  ) async throws -> [String: StoredRecord] {
+    guard !changes.isEmpty else { return [:] }
+    var stored: [String: StoredRecord] = [:]
+    for try await (dataset, id, fields, seq) in try await c.query(
+      """
+      SELECT r.dataset, r.row_id, r.fields, r.seq FROM records r
+      JOIN unnest(\(changes.map(\.dataset))::text[], \(changes.map(\.id))::text[]) AS k(dataset, row_id)
+        ON r.dataset = k.dataset AND r.row_id = k.row_id
+      WHERE r.user_id = \(userID)
+      """, logger: logger
+    ).decode((String, String, String, Int64).self) {
+      stored[MergedWrites.key(dataset, id)] = StoredRecord(fields: fields, seq: seq)
+    }
+    return stored
   }
 
   /// The sequence number a cursor stands for; a cursor from another database asks for a resync.

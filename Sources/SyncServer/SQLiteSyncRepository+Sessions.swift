@@ -40,12 +40,12 @@ extension SQLiteSyncRepository {
           )
         })
     else { return nil }
-    if now.timeIntervalSince(lastUsed) > 30 * 86_400 {
+    switch DeviceSession.use(lastUsed: lastUsed, now: now) {
+    case .expired:
       try db.execute("DELETE FROM token WHERE token_sha256 = ?", tokenSHA256)
       return nil
-    }
-    if now.timeIntervalSince(lastUsed) > 60 {
-      try db.execute("UPDATE token SET last_used_at = ? WHERE token_sha256 = ?", now, tokenSHA256)
+    case .touch: try db.execute("UPDATE token SET last_used_at = ? WHERE token_sha256 = ?", now, tokenSHA256)
+    case .fresh: break
     }
     return user
   }

@@ -37,6 +37,12 @@ public protocol SyncRepository: Sendable {
   func sync(
     userID: String, since: String?, changes: [ValidatedChange], page: PageBounds, quota: Quota, keyID: String?
   ) async throws -> SyncPage
+  /// The same sync for whoever holds the token `tokenSHA256`: the token is checked as
+  /// `user(tokenSHA256:now:)` checks it, where the backend can, in the sync's own first query.
+  func sync(
+    tokenSHA256: String, now: Date, since: String?, changes: [ValidatedChange], page: PageBounds, quota: Quota,
+    keyID: String?
+  ) async throws -> TokenSync
   func putBlob(userID: String, sha256: String, data: Data, quota: Quota) async throws
   func blob(userID: String, sha256: String) async throws -> Data?
   /// The account's wrapped sync key (JSON the server does not read beyond its key id), if its
@@ -77,6 +83,28 @@ public struct DeviceSession: Sendable, Equatable {
   public static let idLength = 16
 
   public static func id(tokenSHA256: String) -> String { String(tokenSHA256.prefix(idLength)) }
+
+  /// A session unused this long is over: its token is deleted when it comes back.
+  public static let idleLifetime: TimeInterval = 30 * 86_400
+  /// How stale `lastUsed` may grow before a call writes it again (one write a minute at most).
+  public static let touchInterval: TimeInterval = 60
+
+  /// What a call at `now` does with a session last used at `lastUsed`.
+  public enum Use: Sendable, Equatable {
+    case expired, touch, fresh
+  }
+
+  public static func use(lastUsed: Date, now: Date) -> Use {
+    let idle = now.timeIntervalSince(lastUsed)
+    return idle > idleLifetime ? .expired : idle > touchInterval ? .touch : .fresh
+  }
+}
+
+/// A sync asked for with a token: the page, or why the token does not open the account.
+public enum TokenSync: Sendable {
+  case synced(SyncPage)
+  case unknownToken
+  case suspended
 }
 
 /// A token's user, and whether the operator suspended the account (403 on every call).
@@ -179,6 +207,18 @@ public struct SyncPage: Sendable {
 }
 
 extension SyncRepository {
+  /// The token is looked up first, then the user's sync runs: SQLite's in-process lookup costs
+  /// next to nothing.
+  public func sync(
+    tokenSHA256: String, now: Date, since: String?, changes: [ValidatedChange], page: PageBounds, quota: Quota,
+    keyID: String?
+  ) async throws -> TokenSync {
+    guard let user = try await user(tokenSHA256: tokenSHA256, now: now) else { return .unknownToken }
+    if user.suspended { return .suspended }
+    return .synced(
+      try await sync(userID: user.id, since: since, changes: changes, page: page, quota: quota, keyID: keyID))
+  }
+
   public func createUser(email: String, passwordHash: String, now: Date) async throws -> String {
     try await createUser(email: email, passwordHash: passwordHash, now: now, inviteSHA256: nil)
   }
@@ -201,6 +241,16 @@ public enum SyncRepositoryError: Error, Equatable {
   case keyRotated
   /// The account would keep more than its quota; what it would hold, in words.
   case quotaExceeded(String)
+}
+
+extension SyncRepositoryError {
+  /// The refusals a sync starts with, for an account whose key is `accountKey` (nil: in the
+  /// clear) and a device that seals with `sealing`: a rotated key, or cleartext once encrypted.
+  static func check(_ changes: [ValidatedChange], accountKey: String?, sealing: String?) throws {
+    guard let accountKey else { return }
+    if let sealing, sealing != accountKey { throw keyRotated }
+    if changes.contains(where: { !$0.sealed }) { throw cleartextRefused }
+  }
 }
 
 /// The field-level merge on the server: the same rule as `Replica.apply` (FieldMerge).

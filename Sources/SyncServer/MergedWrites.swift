@@ -1,0 +1,107 @@
+import Sync
+
+/// A stored record as a sync request finds it: its fields as kept, and its sequence number.
+struct StoredRecord: Sendable {
+  let fields: String
+  let seq: Int64
+}
+
+/// What a request's changes do to the records they name, worked out in memory: the merged
+/// records to write with their new sequence numbers, what they add to the account's totals,
+/// and which of them the answer leaves out (`EchoFilter`). Both repositories merge this way.
+struct MergedWrites {
+  private(set) var datasets: [String] = []
+  private(set) var ids: [String] = []
+  private(set) var fields: [String] = []
+  private(set) var seqs: [Int64] = []
+  /// Changes that changed something (a record named twice counts twice, as it is sent twice).
+  private(set) var accepted = 0
+  private(set) var grownBytes: Int64 = 0
+  private(set) var newRecords: Int64 = 0
+  /// The user's counter after the writes.
+  private(set) var seq: Int64
+  private(set) var echo: EchoFilter
+  /// The sequence numbers the rewritten records had: they leave those places.
+  private(set) var moved: [Int64] = []
+
+  static func key(_ dataset: String, _ id: String) -> String { dataset + "\u{0}" + id }
+
+  /// Merges `changes` into `stored` (by `key`), numbering writes after `seq`.
+  init(_ changes: [ValidatedChange], stored: [String: StoredRecord], seq: Int64, since: Int64) throws {
+    self.seq = seq
+    echo = EchoFilter(since: since)
+    var slot: [String: Int] = [:]
+    var current: [String: [String: WireField]] = [:]
+    for change in changes {
+      let key = Self.key(change.dataset, change.id)
+      let before = stored[key]
+      let fields = try current[key] ?? before.map { try WireJSON.fields($0.fields) } ?? [:]
+      guard let merged = ServerMerge.merge(fields, change.fields) else { continue }
+      current[key] = merged
+      self.seq += 1
+      let json = WireJSON.encode(merged)
+      if let at = slot[key] {
+        // Written earlier in this request: the later write replaces it.
+        echo.wrote(seq: self.seq, storedSeq: seqs[at])
+        grownBytes += Int64(json.utf8.count - self.fields[at].utf8.count)
+        self.fields[at] = json
+        seqs[at] = self.seq
+      } else {
+        echo.wrote(seq: self.seq, storedSeq: before?.seq)
+        grownBytes += Int64(json.utf8.count - (before?.fields.utf8.count ?? 0))
+        if let before { moved.append(before.seq) } else { newRecords += 1 }
+        slot[key] = ids.count
+        datasets.append(change.dataset)
+        ids.append(change.id)
+        self.fields.append(json)
+        seqs.append(self.seq)
+      }
+      accepted += 1
+    }
+  }
+
+  /// Whether the account grows: then the quota applies (a write that shrinks it is taken).
+  var grew: Bool { grownBytes > 0 || newRecords > 0 }
+
+  /// The written records that go back to the sender, in the order they were numbered.
+  var resent: [PageRow] {
+    let resend = Set(echo.kept.resend)
+    return seqs.indices.filter { resend.contains(seqs[$0]) }.map {
+      PageRow(dataset: datasets[$0], id: ids[$0], fields: fields[$0], seq: seqs[$0])
+    }.sorted { $0.seq < $1.seq }
+  }
+}
+
+/// A stored record after the cursor, as a page query reads it: without its fields when it
+/// lies past the page's byte bound (it only says "more").
+struct PageRow: Sendable {
+  let dataset: String
+  let id: String
+  let fields: String?
+  let seq: Int64
+
+  static func json(dataset: String, id: String, fields: String) -> String {
+    "{\"dataset\":\(WireJSON.quote(dataset)),\"id\":\(WireJSON.quote(id)),\"fields\":\(fields)}"
+  }
+
+  /// The answer's page: `rows` (stored records after the cursor, read before this request's
+  /// writes and without the records it rewrote) and then, once all of them fit, the written
+  /// records that go back. The same bounds as a page read after the writes would keep.
+  static func page(_ rows: [PageRow], then resent: [PageRow], start: Int64, bounds: PageBounds, echo: EchoFilter)
+    -> (changes: [String], cursor: Int64, hasMore: Bool)
+  {
+    var page: [String] = []
+    var bytes = 0
+    var last = start
+    // The stored rows first; the written ones only when every stored row fitted.
+    for row in rows.sorted(by: { $0.seq < $1.seq }) + resent {
+      guard page.count < bounds.count, bytes < bounds.bytes, let fields = row.fields else {
+        return (page, echo.cursor(last: last, hasMore: true), true)
+      }
+      page.append(json(dataset: row.dataset, id: row.id, fields: fields))
+      bytes += fields.utf8.count
+      last = row.seq
+    }
+    return (page, echo.cursor(last: last, hasMore: false), false)
+  }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+import Storage
+import Sync
+
+/// `POST /v1/sync`: the push and the pull in one request. The token is checked in the sync's own
+/// first query; a request refused before that point is refused as 401 when its token opens no
+/// account, so that without a login nothing is learnt from the answers.
+extension SyncAPI {
+  func sync(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
+    let token = try Authenticate.tokenDigest(request)
+    let now = configuration.now()
+    let body: SyncRequest
+    let changes: [ValidatedChange]
+    do {
+      switch try await read(request, now: now) {
+      case .changes(let request, let validated): (body, changes) = (request, validated)
+      case .refused(let answer):
+        try await requireAccount(token, now: now)
+        return answer
+      }
+    } catch {
+      try await requireAccount(token, now: now)
+      throw error
+    }
+    do {
+      let page: SyncPage
+      switch try await repository.sync(
+        tokenSHA256: token, now: now, since: body.since, changes: changes,
+        page: PageBounds(count: configuration.pageSize, bytes: configuration.pageBytes), quota: configuration.quota,
+        keyID: body.keyID)
+      {
+      case .synced(let synced): page = synced
+      case .unknownToken: throw Authenticate.unknownToken
+      case .suspended: throw HTTPError(.forbidden, message: Authenticate.suspended)
+      }
+      configuration.metrics.syncs.increment()
+      configuration.metrics.recordsPushed.increment(by: Int64(changes.count))
+      configuration.metrics.recordsPulled.increment(by: Int64(page.changesJSON.count))
+      return Answer.json(
+        .ok,
+        [
+          "accepted": .int(page.accepted), "changes": .storedArray(page.changesJSON), "cursor": .string(page.cursor),
+          "encrypted": .bool(page.encrypted), "has_more": .bool(page.hasMore),
+          "limits": .stored(
+            "{\"body_bytes\":\(configuration.bodyLimit),\"value_bytes\":\(configuration.valueLimit)}"),
+        ])
+    } catch SyncRepositoryError.quotaExceeded(let usage) {
+      throw Self.quotaError(usage)
+    } catch SyncRepositoryError.resyncRequired {
+      throw HTTPError(.conflict, message: "resync required: this cursor cannot be served; sync again from the start")
+    } catch SyncRepositoryError.keyRotated {
+      throw HTTPError(
+        .conflict,
+        message:
+          "key rotated: this account's records are sealed under a new key; enter the sync passphrase on this device")
+    } catch SyncRepositoryError.cleartextRefused {
+      throw HTTPError(
+        .conflict,
+        message: "end-to-end encrypted: this account takes only sealed values; enter the sync passphrase on this device"
+      )
+    }
+  }
+
+  /// A sync request's body, read and checked: its changes, or the answer that refuses it (a
+  /// clock ahead of the server's, a value too large) where the device is told what to do.
+  enum Read {
+    case changes(SyncRequest, [ValidatedChange])
+    case refused(Response)
+  }
+
+  func read(_ request: Request, now: Date) async throws -> Read {
+    var request = request
+    let data = Data(try await request.collectBody(upTo: configuration.bodyLimit).readableBytesView)
+    // The fast reader takes every well-formed request; JSONDecoder reads the rest, to say what is wrong.
+    let body = try (try? WireJSON.syncRequest(data)) ?? decode(SyncRequest.self, data)
+    guard body.changes.count <= configuration.maxChangesPerRequest else {
+      throw HTTPError(.contentTooLarge, message: "at most \(configuration.maxChangesPerRequest) changes per request")
+    }
+    var changes: [ValidatedChange] = []
+    changes.reserveCapacity(body.changes.count)
+    for change in body.changes {
+      do {
+        _ = try change.validated(now: now, maxValueBytes: configuration.valueLimit)
+        changes.append(
+          ValidatedChange(dataset: change.dataset, id: change.id, fields: change.fields, sealed: change.isSealed))
+      } catch ChangeSetError.clockAhead(let reading) {
+        // The device's clock ran ahead: it is told the server's time, to stamp its changes anew.
+        let message = ChangeSetError.clockAhead(reading).description
+        return .refused(
+          Answer.json(
+            .badRequest,
+            [
+              "error": .stored("{\"message\":" + WireJSON.quote(message) + "}"),
+              "server_time": .string(ISO8601.string(from: now)),
+            ]))
+      } catch ChangeSetError.valueTooLarge(let dataset, let id, let field, let bytes, let limit) {
+        // The record is named, so that the device sets it aside and sends the rest.
+        let message = ChangeSetError.valueTooLarge(
+          dataset: dataset, id: id, field: field, bytes: bytes, limit: limit
+        ).description
+        return .refused(
+          Answer.json(
+            .contentTooLarge,
+            [
+              "error": .stored(
+                "{\"message\":\(WireJSON.quote(message)),\"dataset\":\(WireJSON.quote(dataset)),\"id\":\(WireJSON.quote(id))}"
+              )
+            ]))
+      } catch let error as ChangeSetError {
+        throw HTTPError(.badRequest, message: error.description)
+      }
+    }
+    return .changes(body, changes)
+  }
+
+  /// 401 or 403 unless the token opens an account that may sync.
+  func requireAccount(_ tokenSHA256: String, now: Date) async throws {
+    guard let user = try await repository.user(tokenSHA256: tokenSHA256, now: now) else {
+      throw Authenticate.unknownToken
+    }
+    if user.suspended { throw HTTPError(.forbidden, message: Authenticate.suspended) }
+  }
+}
