@@ -21,6 +21,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     // The server's metrics in Prometheus's text format (`vital serve --metrics`).
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    // The server's hourly collection of unused blobs runs as a service beside the HTTP server.
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
     .systemLibrary(
@@ -73,6 +75,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]),
     // The app's database: every feature's tables in migration order, and the synced datasets.
     .target(name: "Schema", dependencies: ["Storage", "Replication", "Auth", "Health", "Sync"]),

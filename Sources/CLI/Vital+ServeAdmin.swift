@@ -18,12 +18,13 @@ extension Vital.Serve {
           vital serve admin suspend ann@example.org --postgres-file ~/.config/vital/postgres-url
           vital serve admin resume ann@example.org
           vital serve admin delete old@example.org --yes
+          vital serve admin collect-blobs --older-than 0
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(
       parsing: .captureForPassthrough,
       help:
-        "accounts | suspend EMAIL | resume EMAIL | delete EMAIL --yes, with --data DIR, --postgres URL or --postgres-file FILE"
+        "accounts | suspend EMAIL | resume EMAIL | delete EMAIL --yes | invite | collect-blobs, with --data DIR, --postgres URL or --postgres-file FILE"
     )
     var arguments: [String] = []
 

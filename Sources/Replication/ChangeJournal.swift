@@ -106,6 +106,20 @@ public struct ChangeJournal {
 
   // MARK: Reading
 
+  /// The text values `field` of `dataset` held before a change still in the journal: what an
+  /// undo could write back, so what must stay (an avatar's blob, for one).
+  public func replacedValues(_ dataset: Dataset, field: String) throws -> Set<String> {
+    Set(
+      try db.query(
+        """
+        SELECT DISTINCT b.value FROM change_log l
+        JOIN change_step s ON s.change_id = l.id
+        JOIN change_before b ON b.change_id = s.change_id AND b.n = s.n
+        WHERE l.account_id = ? AND s.dataset = ? AND b.field = ? AND typeof(b.value) = 'text'
+        """, accountID, dataset.name, field
+      ) { try $0.get(0, as: String.self) })
+  }
+
   /// The newest `limit` changes, newest first.
   public func recent(limit: Int = 20) throws -> [Change] {
     let rows = try db.query(

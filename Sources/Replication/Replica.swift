@@ -57,10 +57,31 @@ public struct Replica {
 
   /// Deletes record `id` and leaves a tombstone that travels like a field.
   public func delete(_ dataset: Dataset, id: String) throws {
+    try delete(dataset, id: id, undoable: true)
+  }
+
+  /// Deletes, for every device, the records `condition` selects, outside the open change: no
+  /// `vital undo` brings them back (housekeeping, such as a blob no record points at any more,
+  /// whose bytes a server then collects). Returns their ids.
+  @discardableResult
+  public func deleteForGood(
+    _ dataset: Dataset, where condition: String, _ arguments: (any DatabaseValueConvertible)?...
+  ) throws -> [String] {
+    try db.transaction { db in
+      let ids = try db.query(
+        "SELECT \(dataset.key) FROM \(dataset.table) WHERE account_id = ? AND (\(condition))",
+        arguments: [accountID] + arguments
+      ) { try $0.get(0, as: String.self) }
+      for id in ids { try delete(dataset, id: id, undoable: false) }
+      return ids
+    }
+  }
+
+  private func delete(_ dataset: Dataset, id: String, undoable: Bool) throws {
     try db.transaction { db in
       let hlc = try tick()
       try noteChanged(dataset, spanDays(dataset, id))
-      if ChangeJournal.isOpen(db), let old = try values(dataset, id, fields: dataset.fields) {
+      if undoable, ChangeJournal.isOpen(db), let old = try values(dataset, id, fields: dataset.fields) {
         try journal.note(.delete, dataset, id: id, hlc: hlc, fields: [], before: old, at: now)
       }
       try db.execute("DELETE FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", id, accountID)
@@ -201,14 +222,6 @@ public struct Replica {
         SELECT account_id, dataset, row_id, '*', NULL, ? FROM sync_row WHERE account_id = ? ORDER BY dataset, row_id
         """, hlc, accountID)
     }
-  }
-
-  /// Removes a row without telling anyone: for caches such as blobs no profile points at any more.
-  public func forget(_ dataset: Dataset, where condition: String, _ arguments: (any DatabaseValueConvertible)?...)
-    throws
-  {
-    try db.execute(
-      "DELETE FROM \(dataset.table) WHERE account_id = ? AND (\(condition))", arguments: [accountID] + arguments)
   }
 
   // MARK: Remote changes

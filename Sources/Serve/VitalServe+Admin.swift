@@ -8,7 +8,7 @@ extension VitalServe {
   struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "admin", abstract: "The server's accounts: list, suspend, resume, delete. No value is ever shown.",
-      subcommands: [Accounts.self, Suspend.self, Resume.self, Delete.self, Invite.self])
+      subcommands: [Accounts.self, Suspend.self, Resume.self, Delete.self, Invite.self, CollectBlobs.self])
   }
 }
 
@@ -187,6 +187,39 @@ extension VitalServe.Admin {
       let expires = now.addingTimeInterval(SyncServer.Invite.lifetime)
       try Output(json: json).show(.object([("invite", .string(code)), ("expires", AdminStore.iso(expires))])) {
         "\(code)\ngood for one registration until \(ISO8601.string(from: expires).prefix(16)) UTC: vital remote register --invite \(code)"
+      }
+    }
+  }
+
+  struct CollectBlobs: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "collect-blobs",
+      abstract: "Delete the bytes of avatars no record points at any more (the server does it every hour).",
+      discussion: """
+        Collected: bytes no record names that came more than --older-than minutes ago (an upload
+        whose sync never came), and bytes whose record a device deleted. An end-to-end encrypted
+        account's deleted records are sealed, so its bytes stay until the account or key goes.
+
+        Examples:
+          vital serve admin collect-blobs --data ~/vital-server
+          vital serve admin collect-blobs --older-than 0 --postgres-file ~/.config/vital/postgres-url
+        """)
+    @OptionGroup var store: ServeStoreOptions
+    @Option(help: "Spare bytes no record names yet that came less than this many minutes ago.")
+    var olderThan = 60
+    @Flag(help: "One JSON document.") var json = false
+
+    func validate() throws {
+      guard (0...525_600).contains(olderThan) else { throw ValidationError("--older-than takes 0 to 525600 minutes") }
+    }
+
+    func run() async throws {
+      let minutes = olderThan
+      let collected = try await AdminStore.run(store) {
+        try await $0.collectBlobs(now: Date(), olderThan: TimeInterval(minutes * 60))
+      }
+      try Output(json: json).show(.object([("blobs", .int(collected.blobs)), ("bytes", .int(collected.bytes))])) {
+        "collected \(collected.blobs) unused blob\(collected.blobs == 1 ? "" : "s") (\(Accounts.size(collected.bytes)))"
       }
     }
   }

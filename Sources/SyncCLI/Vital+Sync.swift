@@ -2,6 +2,7 @@ import ArgumentParser
 import CLICore
 import Core
 import Foundation
+import Health
 import Replication
 import Schema
 import Storage
@@ -267,6 +268,9 @@ enum RemoteContext {
   ) async throws -> SyncClient.Summary {
     var remote = remote
     let tty = isatty(STDERR_FILENO) == 1
+    // Avatars replaced more than a day ago and out of undo's reach go for every device.
+    try ProfileStore(db: app.db, account: account, now: app.now).deleteUnusedBlobs(
+      createdBefore: app.now.addingTimeInterval(-86_400))
     let summary = try await client.syncRecovering(token: token, cursor: remote.cursor) { cursor in
       remote.cursor = cursor
       remote.lastSync = app.now
@@ -278,8 +282,6 @@ enum RemoteContext {
       if tty { FileHandle.standardError.write(Data("\rsync: \(s.pushed) pushed, \(s.pulled) pulled".utf8)) }
     }
     if tty { FileHandle.standardError.write(Data("\n".utf8)) }
-    // Blobs no profile points at any more are a cache; pulled avatar changes may leave some.
-    try ProfileCache.clean(app, account)
     return summary
   }
 }

@@ -109,6 +109,8 @@ extension PostgresSyncRepository {
     "CREATE TABLE IF NOT EXISTS invites (code_sha256 TEXT PRIMARY KEY, created_at TIMESTAMPTZ NOT NULL)",
     // Each session names its device (`vital remote devices`).
     "ALTER TABLE tokens ADD COLUMN IF NOT EXISTS device_name TEXT NOT NULL DEFAULT ''",
+    // When a blob's bytes came (`collectBlobs`); those stored before count as old.
+    "ALTER TABLE blobs ADD COLUMN IF NOT EXISTS created_at TIMESTAMPTZ NOT NULL DEFAULT 'epoch'",
   ]
 
   /// Counts what each account keeps, once per database (the first start with usage totals).

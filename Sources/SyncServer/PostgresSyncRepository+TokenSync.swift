@@ -34,7 +34,8 @@ extension PostgresSyncRepository {
       guard let start = position, start <= user.seq else { throw SyncRepositoryError.resyncRequired }
       if changes.isEmpty {
         if use == .touch || user.syncStale {
-          try await touch(userID: user.id, tokenSHA256: tokenSHA256, now: now, token: use == .touch, sync: user.syncStale)
+          try await touch(
+            userID: user.id, tokenSHA256: tokenSHA256, now: now, token: use == .touch, sync: user.syncStale)
         }
         let page = PageRow.page(
           read.rows, then: [], start: start, bounds: bounds, echo: EchoFilter(since: start))

@@ -2,6 +2,7 @@ import Auth
 import Foundation
 import Logging
 import PostgresNIO
+import Replication
 import Storage
 import Sync
 
@@ -230,14 +231,14 @@ public final class PostgresSyncRepository: SyncRepository {
 
   // MARK: Blobs
 
-  public func putBlob(userID: String, sha256: String, data: Data, quota: Quota) async throws {
+  public func putBlob(userID: String, sha256: String, data: Data, quota: Quota, now: Date) async throws {
     let bytes = ByteBuffer(bytes: data)
     let logger = self.logger
     try await transaction { c in
       var inserted = false
       for try await _ in try await c.query(
         """
-        INSERT INTO blobs (user_id, sha256, data) VALUES (\(userID), \(sha256), \(bytes))
+        INSERT INTO blobs (user_id, sha256, data, created_at) VALUES (\(userID), \(sha256), \(bytes), \(now))
         ON CONFLICT (user_id, sha256) DO NOTHING RETURNING 1
         """, logger: logger
       ).decode(Int.self) {
@@ -251,6 +252,27 @@ public final class PostgresSyncRepository: SyncRepository {
         try quota.check(bytes: total, records: 0, grew: true)
       }
     }
+  }
+
+  public func collectBlobs(storedBefore: Date) async throws -> CollectedBlobs {
+    var collected = CollectedBlobs(blobs: 0, bytes: 0)
+    for try await (count, bytes) in try await client.query(
+      """
+      WITH gone AS (
+        DELETE FROM blobs b USING blobs o
+        LEFT JOIN records r ON r.user_id = o.user_id AND r.dataset = \(Dataset.blobName) AND r.row_id = o.sha256
+        WHERE b.user_id = o.user_id AND b.sha256 = o.sha256
+          AND ((r.row_id IS NULL AND o.created_at < \(storedBefore))
+            OR (r.fields::jsonb -> '_deleted' ->> 'value') IN ('1', '2'))
+        RETURNING b.user_id, octet_length(b.data) AS bytes),
+      per AS (SELECT user_id, sum(bytes)::int8 AS bytes, count(*) AS blobs FROM gone GROUP BY user_id),
+      freed AS (UPDATE users u SET stored_bytes = u.stored_bytes - per.bytes FROM per WHERE u.id = per.user_id)
+      SELECT coalesce(sum(blobs), 0)::int8, coalesce(sum(bytes), 0)::int8 FROM per
+      """, logger: logger
+    ).decode((Int64, Int64).self) {
+      collected = CollectedBlobs(blobs: Int(count), bytes: bytes)
+    }
+    return collected
   }
 
   public func blob(userID: String, sha256: String) async throws -> Data? {

@@ -1,4 +1,5 @@
 import Foundation
+import Replication
 import Storage
 
 /// What `vital serve admin` reads and changes: counts and flags, never a value.
@@ -20,5 +21,30 @@ extension SQLiteSyncRepository {
   public func setSuspended(email: String, _ suspended: Bool) throws -> Bool {
     try db.execute("UPDATE user SET suspended = ? WHERE email = ?", suspended, email)
     return db.changes > 0
+  }
+
+  public func collectBlobs(storedBefore: Date) throws -> CollectedBlobs {
+    try db.transaction(.immediate) { db in
+      var freed: [String: Int64] = [:]
+      var collected = CollectedBlobs(blobs: 0, bytes: 0)
+      try db.forEachRow(
+        """
+        DELETE FROM blob WHERE rowid IN (
+          SELECT b.rowid FROM blob b
+          LEFT JOIN record r ON r.user_id = b.user_id AND r.dataset = '\(Dataset.blobName)' AND r.row_id = b.sha256
+          WHERE (r.row_id IS NULL AND b.created_at < ?) OR json_extract(r.fields, '$._deleted.value') IN (1, 2))
+        RETURNING user_id, length(data)
+        """, storedBefore
+      ) { row in
+        let bytes: Int64 = try row.get(1)
+        freed[try row.get(0), default: 0] += bytes
+        collected.blobs += 1
+        collected.bytes += bytes
+      }
+      for (user, bytes) in freed {
+        try db.execute("UPDATE user SET stored_bytes = stored_bytes - ? WHERE id = ?", bytes, user)
+      }
+      return collected
+    }
   }
 }

@@ -102,6 +102,13 @@ public actor SQLiteSyncRepository: SyncRepository {
       sql: """
         ALTER TABLE token ADD COLUMN device_name TEXT NOT NULL DEFAULT '';
         """),
+    // When a blob's bytes came: bytes no record names are collected once an hour old. Bytes
+    // stored before (and restored from a backup) count as old.
+    Migration(
+      "0009_blob_times",
+      sql: """
+        ALTER TABLE blob ADD COLUMN created_at TEXT NOT NULL DEFAULT '1970-01-01T00:00:00.000Z';
+        """),
   ])
 
   public init(path: String) throws {
@@ -306,11 +313,12 @@ public actor SQLiteSyncRepository: SyncRepository {
     return seq
   }
 
-  public func putBlob(userID: String, sha256: String, data: Data, quota: Quota) throws {
+  public func putBlob(userID: String, sha256: String, data: Data, quota: Quota, now: Date) throws {
     try db.transaction(.immediate) { db in
       guard
-        try db.execute("INSERT OR IGNORE INTO blob (user_id, sha256, data) VALUES (?, ?, ?)", userID, sha256, data)
-          == 1
+        try db.execute(
+          "INSERT OR IGNORE INTO blob (user_id, sha256, data, created_at) VALUES (?, ?, ?, ?)", userID, sha256, data,
+          now) == 1
       else { return }
       let bytes =
         try db.scalar(

@@ -36,6 +36,12 @@ public struct ServerAdmin: Sendable {
     return code
   }
 
+  /// Deletes now the bytes of blobs no record points at (the server does it every hour),
+  /// sparing those that came less than `olderThan` ago.
+  public func collectBlobs(now: Date, olderThan: TimeInterval = CollectedBlobs.grace) async throws -> CollectedBlobs {
+    try await repository.collectBlobs(storedBefore: now.addingTimeInterval(-olderThan))
+  }
+
   /// Writes a consistent backup of the whole store to `path` (complete, or no file at all).
   public func backup(to path: String, source: String, now: Date) async throws -> [BackupTable: Int] {
     let writer = try BackupWriter(path: path, source: source, now: now)

@@ -81,6 +81,7 @@ public func buildApplication(
     configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vital"),
     onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
     logger: logger)
+  app.addServices(BlobCollector(repository: repository, metrics: configuration.metrics, now: configuration.now))
   if let address = configuration.metricsAddress {
     app.addServices(
       configuration.metrics.application(host: address.host, port: address.port, onRunning: onMetricsRunning))
@@ -218,7 +219,8 @@ struct SyncAPI: Sendable {
       throw HTTPError(.badRequest, message: "the bytes do not match their SHA-256; nothing was stored")
     }
     do {
-      try await repository.putBlob(userID: user, sha256: sha, data: data, quota: configuration.quota)
+      try await repository.putBlob(
+        userID: user, sha256: sha, data: data, quota: configuration.quota, now: configuration.now())
     } catch SyncRepositoryError.quotaExceeded(let usage) {
       throw Self.quotaError(usage)
     }

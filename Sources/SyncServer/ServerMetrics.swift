@@ -16,6 +16,8 @@ public final class ServerMetrics: Sendable {
   let lockouts: Counter
   let databaseErrors: Counter
   let connectionsOpen: Gauge
+  let blobsCollected: Counter
+  let blobBytesCollected: Counter
 
   /// Bounds of the latency histogram, in seconds: a sync on loopback takes milliseconds, a
   /// login (scrypt) most of a second.
@@ -43,6 +45,10 @@ public final class ServerMetrics: Sendable {
     databaseErrors = registry.makeCounter(
       name: "vital_database_errors_total", help: "Requests that failed on a database error.")
     connectionsOpen = registry.makeGauge(name: "vital_connections_open", help: "Client connections open now.")
+    blobsCollected = registry.makeCounter(
+      name: "vital_blobs_collected_total", help: "Blobs deleted because no record points at them any more.")
+    blobBytesCollected = registry.makeCounter(
+      name: "vital_blob_bytes_collected_total", help: "Bytes of the blobs collected.")
     registry.makeGauge(
       name: "vital_build_info", labels: [("version", Release.version), ("protocol", String(Release.syncProtocol))],
       help: "The server's version and sync protocol; always 1."

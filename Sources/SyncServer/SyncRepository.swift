@@ -43,7 +43,8 @@ public protocol SyncRepository: Sendable {
     tokenSHA256: String, now: Date, since: String?, changes: [ValidatedChange], page: PageBounds, quota: Quota,
     keyID: String?
   ) async throws -> TokenSync
-  func putBlob(userID: String, sha256: String, data: Data, quota: Quota) async throws
+  /// Stores a blob's bytes, noting when (`collectBlobs` spares bytes younger than an hour).
+  func putBlob(userID: String, sha256: String, data: Data, quota: Quota, now: Date) async throws
   func blob(userID: String, sha256: String) async throws -> Data?
   /// The account's wrapped sync key (JSON the server does not read beyond its key id), if its
   /// owner turned end-to-end encryption on.
@@ -54,6 +55,12 @@ public protocol SyncRepository: Sendable {
   /// unless `replacing` names the stored key: a rotation, which in the same transaction removes
   /// every record and blob sealed under the old key and the old key itself.
   func setSyncKey(userID: String, json: String, keyID: String, replacing: String?) async throws -> SyncKeyUpdate
+
+  /// Deletes the bytes of every blob no live record points at any more, in every account: no
+  /// `blob` record names them and they were stored before `storedBefore` (a device uploads the
+  /// bytes just before the sync that carries their record), or their record is deleted in the
+  /// clear. A sealed tombstone cannot be read, so an encrypted account's deleted blobs stay.
+  func collectBlobs(storedBefore: Date) async throws -> CollectedBlobs
 
   // MARK: Administration (`vital serve admin`, `backup`, `restore`)
 
@@ -98,6 +105,21 @@ public struct DeviceSession: Sendable, Equatable {
     let idle = now.timeIntervalSince(lastUsed)
     return idle > idleLifetime ? .expired : idle > touchInterval ? .touch : .fresh
   }
+}
+
+/// What `collectBlobs` deleted.
+public struct CollectedBlobs: Sendable, Equatable {
+  public var blobs: Int
+  public var bytes: Int64
+
+  public init(blobs: Int, bytes: Int64) {
+    self.blobs = blobs
+    self.bytes = bytes
+  }
+
+  /// How long the bytes of a blob no record names yet are kept: the sync that carries its
+  /// record follows the upload at once, or went wrong.
+  public static let grace: TimeInterval = 3600
 }
 
 /// A sync asked for with a token: the page, or why the token does not open the account.

@@ -213,6 +213,42 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: b.root + "/me.png")) == png)
   }
 
+  @Test func aReplacedAvatarComesBackWithUndoAndAnUndoneOneLeavesTheServer() throws {
+    let first = TestImages.png(width: 40, height: 30, shade: 0x33)
+    let second = TestImages.png(width: 8, height: 8, shade: 0x99)
+    try first.write(to: URL(fileURLWithPath: a.root + "/first.png"))
+    try second.write(to: URL(fileURLWithPath: a.root + "/second.png"))
+    func avatar(_ device: VitalHome) throws -> Data? {
+      guard try device.run(["profile", "avatar", "export", "--out", device.root + "/out.png"]).status == 0 else {
+        return nil
+      }
+      return try Data(contentsOf: URL(fileURLWithPath: device.root + "/out.png"))
+    }
+    func collect() throws -> Int? {
+      let run = try TestServer.runVital(
+        ["serve", "admin", "collect-blobs", "--older-than", "0", "--json"] + server.storeArguments)
+      return (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["blobs"] as? Int
+    }
+    #expect(try a.run(["profile", "avatar", "set", a.root + "/first.png"]).status == 0)
+    try sync(a)
+    try sync(b)
+    #expect(try a.run(["profile", "avatar", "set", a.root + "/second.png"]).status == 0)
+    try sync(a)
+    try sync(b)
+    #expect(try avatar(b) == second)
+    #expect(try collect() == 0, "the first avatar stays while an undo can bring it back")
+    // Undo on one device: the first avatar is back there and, after a sync, on the other.
+    #expect(try a.run(["undo", "--yes"]).status == 0)
+    #expect(try avatar(a) == first)
+    try sync(a)
+    try sync(b)
+    #expect(try avatar(b) == first)
+    // The second avatar's record went with the undo: the server lets its bytes go.
+    #expect(try collect() == 1)
+    try sync(b)
+    #expect(try avatar(b) == first)
+  }
+
   @Test func syncWithoutAServerOrLoginSaysWhatToDo() throws {
     let c = try VitalHome()
     #expect(

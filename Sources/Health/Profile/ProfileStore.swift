@@ -113,7 +113,18 @@ public struct ProfileStore {
     } else {
       try replica.write(.profile, id: profileID, ["avatar_sha256": sha.databaseValue])
     }
-    try removeUnusedBlobs()
+    try deleteUnusedBlobs()
+  }
+
+  /// Deletes, for every device, the blobs no profile points at and no undo could bring back
+  /// (a server then collects their bytes): at once when this device replaces the avatar, and
+  /// for those here since before `createdBefore` at each sync (a replaced avatar kept for undo,
+  /// or one another device's concurrent change left behind). Not sooner at a sync: another
+  /// device's new avatar may arrive before the profile change that points at it.
+  public func deleteUnusedBlobs(createdBefore: Date? = nil) throws {
+    try replica.deleteForGood(
+      .blob, where: "sha256 NOT IN (SELECT value FROM json_each(?)) AND created_at < ?", try keptBlobs(),
+      createdBefore ?? .distantFuture)
   }
 
   /// The stored avatar bytes, exactly as they were set.
@@ -130,11 +141,13 @@ public struct ProfileStore {
     try db.transaction { _ in try writeAvatarReference(nil) }
   }
 
-  /// Blob bytes no profile points at are a cache: dropped here, never deleted for other devices.
-  public func removeUnusedBlobs() throws {
-    try replica.forget(
-      .blob,
-      where: "sha256 NOT IN (SELECT avatar_sha256 FROM profile WHERE account_id = ? AND avatar_sha256 IS NOT NULL)",
-      account.id)
+  /// The blobs that stay, as a JSON array: the profile's avatar, and every avatar an undo could
+  /// bring back.
+  private func keptBlobs() throws -> String {
+    var kept = try ChangeJournal(db: db, accountID: account.id).replacedValues(.profile, field: "avatar_sha256")
+    if let current = try db.scalar(String.self, "SELECT avatar_sha256 FROM profile WHERE account_id = ?", account.id) {
+      kept.insert(current)
+    }
+    return "[" + kept.sorted().map { "\"\($0)\"" }.joined(separator: ",") + "]"
   }
 }
