@@ -244,7 +244,7 @@ public struct Replica {
     }
   }
 
-  private func merge(
+  func merge(
     _ dataset: Dataset, id: String, _ incoming: [String: (value: DatabaseValue, hlc: HLC)],
     untracked: [String: DatabaseValue], observeClock: Bool
   ) throws -> Bool {
@@ -360,18 +360,22 @@ public struct Replica {
   }
 
   func save(_ dataset: Dataset, _ id: String, _ clocks: [String: HLC]) throws {
+    try db.execute(
+      """
+      INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES (?, ?, ?, ?)
+      ON CONFLICT (account_id, dataset, row_id) DO UPDATE SET clocks = excluded.clocks
+      """, accountID, dataset.name, id, Self.clocksText(dataset, clocks))
+  }
+
+  /// Clocks as `sync_row.clocks` keeps them (see `clocks`).
+  static func clocksText(_ dataset: Dataset, _ clocks: [String: HLC]) -> String {
     var entries = clocks
     var prefix: [String] = []
     if let first = clocks[dataset.fields[0]], dataset.fields.allSatisfy({ clocks[$0] == first }) {
       prefix = ["*=\(first)"]
       for field in dataset.fields { entries[field] = nil }
     }
-    let text = (prefix + entries.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: ";")
-    try db.execute(
-      """
-      INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES (?, ?, ?, ?)
-      ON CONFLICT (account_id, dataset, row_id) DO UPDATE SET clocks = excluded.clocks
-      """, accountID, dataset.name, id, text)
+    return (prefix + entries.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: ";")
   }
 
   /// This device's node id: 16 hex digits made once per database.

@@ -17,6 +17,8 @@ public final class SyncClient {
   let session: URLSession
   /// Outbox entries per request at most; a push is also cut by bytes (`SyncClient+Batches`).
   public var batchSize = 2000
+  /// How many pulled records at most wait to be applied in one transaction with the next pages.
+  public var heldRecords = 25_000
   /// What the server takes in one request: its defaults until a sync answer says otherwise.
   public var limits = SyncLimits.standard
   /// The account's sync key when end-to-end encryption is on: records are sealed before they
@@ -98,12 +100,17 @@ public final class SyncClient {
     // copied into the database once. SQLite checkpoints what is left when the connection closes.
     try db.execute("PRAGMA wal_autocheckpoint=20000")
     defer { _ = try? db.execute("PRAGMA wal_autocheckpoint=1000") }
+    // Statement journals of the many-row inserts stay in memory: in temporary files they were
+    // most of a first sync's writes (several per record).
+    try db.keepJournalsInMemory()
     try await uploadKeyIfNeeded(token: token)
     let key = syncKey?.key
     let sealer = try key.map { try Sealer(key: $0) }
     // A record set aside earlier goes again once it fits (an edit shortened it).
     try replica.requeueSetAside(in: datasets)
     var budget = limits.bodyBytes / 2
+    // Pulled records not applied yet, and the newest clock among them.
+    var held: (records: [Replica.Incoming], newest: HLC?) = ([], nil)
     while true {
       let pending = try nextBatch(budget: budget, sealed: sealer != nil, setAside: &summary.setAside)
       let outgoing = try await outgoing(Self.group(pending), sealer: sealer, token: token)
@@ -182,26 +189,31 @@ public final class SyncClient {
         if let opened = received.opened { opened } else {
           try await self.incoming(response.changes, sealer: sealer, token: token)
         }
-      // The transaction that records an acknowledgement is made durable at once (FULL): once
-      // the outbox entries are gone, only the server holds those changes.
-      if !pending.isEmpty { try db.execute("PRAGMA synchronous=FULL") }
-      defer { if !pending.isEmpty { _ = try? db.execute("PRAGMA synchronous=NORMAL") } }
-      try db.transaction { _ in
-        let replica = self.replica
-        var newest: HLC?
-        for change in incoming {
-          guard let (dataset, fields) = try? change.validated(now: .distantFuture, in: datasets) else { continue }
-          for field in fields.values where newest.map({ field.hlc > $0 }) ?? true { newest = field.hlc }
-          if dataset.isBlob {
-            guard let data = blobs[change.id] else { continue }
-            try replica.apply(dataset, id: change.id, fields, untracked: ["data": .blob(data)], observeClock: false)
-          } else {
-            try replica.apply(dataset, id: change.id, fields, observeClock: false)
-          }
+      for change in incoming {
+        guard let (dataset, fields) = try? change.validated(now: .distantFuture, in: datasets) else { continue }
+        for field in fields.values where held.newest.map({ field.hlc > $0 }) ?? true { held.newest = field.hlc }
+        if dataset.isBlob {
+          guard let data = blobs[change.id] else { continue }
+          held.records.append(Replica.Incoming(dataset, id: change.id, fields, untracked: ["data": .blob(data)]))
+        } else {
+          held.records.append(Replica.Incoming(dataset, id: change.id, fields))
         }
-        if let newest { try replica.observe(newest) }
-        if let last = pending.last { try replica.acknowledge(upTo: last.seq) }
-        try saveCursor(response.cursor)
+      }
+      // Pages of a pull are applied several at once: a first sync's random ids touch most pages
+      // of every index on each commit, and each commit writes them all again to the log.
+      if !pending.isEmpty || !response.hasMore || held.records.count >= heldRecords {
+        // The transaction that records an acknowledgement is made durable at once (FULL): once
+        // the outbox entries are gone, only the server holds those changes.
+        if !pending.isEmpty { try db.execute("PRAGMA synchronous=FULL") }
+        defer { if !pending.isEmpty { _ = try? db.execute("PRAGMA synchronous=NORMAL") } }
+        try db.transaction { _ in
+          let replica = self.replica
+          try replica.applyPage(held.records)
+          if let newest = held.newest { try replica.observe(newest) }
+          if let last = pending.last { try replica.acknowledge(upTo: last.seq) }
+          try saveCursor(response.cursor)
+        }
+        held = ([], nil)
       }
       summary.pushed += changes.count
       summary.pulled += response.changes.count

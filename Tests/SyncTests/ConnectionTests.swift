@@ -46,18 +46,16 @@ import Testing
     return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
   }
 
-  /// Seconds from now until each socket was seen closed (nil: still open at the end), polled
-  /// every 100 ms for at most `seconds`.
-  /// How long after `start` (by default now) each socket was seen closed, polling every 100 ms.
+  /// Seconds from `start` (by default now) until each socket was seen closed (nil: still open
+  /// at the end), polled every 100 ms until `seconds` after `start`.
   static func waitUntilClosed(
-    _ sockets: [Int32], within seconds: Double, since start: Date = Date(), every tick: () -> Void = {}
+    _ sockets: [Int32], within seconds: Double, since start: Date = Date()
   ) async throws -> [Double?] {
     var closed = [Double?](repeating: nil, count: sockets.count)
     while closed.contains(where: { $0 == nil }), Date().timeIntervalSince(start) < seconds {
       for (index, fd) in sockets.enumerated() where closed[index] == nil && isClosed(fd) {
         closed[index] = Date().timeIntervalSince(start)
       }
-      tick()
       try await Task.sleep(for: .milliseconds(100))
     }
     return closed
@@ -109,11 +107,17 @@ import Testing
       try Self.open(port: server.port, sending: post), try Self.open(port: server.port, sending: post),
     ]
     defer { for fd in sockets { close(fd) } }
-    // When each closes, from when they were opened: never before its timeout (timers do not
-    // fire early), and not long after it. The trickle keeps its connection from ever being idle.
-    let closed = try await Self.waitUntilClosed(sockets, within: 30, since: opened) {
-      _ = send(sockets[2], " ", 1, Int32(MSG_NOSIGNAL))
+    // The trickle keeps its connection from ever being idle: a byte every 100 ms from a thread
+    // of its own, which tests blocking the shared pool cannot hold up, until the server closes.
+    let trickled = sockets[2]
+    Thread.detachNewThread {
+      while Date().timeIntervalSince(opened) < 29, send(trickled, " ", 1, Int32(MSG_NOSIGNAL)) == 1 {
+        usleep(100_000)
+      }
     }
+    // When each closes, from when they were opened: never before its timeout (timers do not
+    // fire early), and not long after it.
+    let closed = try await Self.waitUntilClosed(sockets, within: 30, since: opened)
     let (head, silent, trickle) = (try #require(closed[0]), try #require(closed[1]), try #require(closed[2]))
     #expect(head >= 1.8 && head < 20, "an unfinished head: closed once idle (2 s), at \(head)")
     #expect(silent >= 1.8 && silent < 20, "a body that stopped: closed once idle (2 s), at \(silent)")

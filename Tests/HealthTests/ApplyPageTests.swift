@@ -1,0 +1,122 @@
+import Foundation
+import Replication
+import Schema
+import Storage
+import Testing
+
+/// A page from the server applied in bulk (`Replica.applyPage`) ends exactly as the same
+/// records applied one by one (`Replica.apply`): rows, clocks, changed days, nothing queued.
+@Suite struct ApplyPageTests {
+  static let now = Date(timeIntervalSince1970: 1_790_000_000)
+  static let node = "00000000000000aa"
+
+  static func hlc(_ minute: Int) -> HLC {
+    HLC.next(after: nil, now: Date(timeIntervalSince1970: 1_789_000_000 + Double(minute) * 60), node: node)
+  }
+
+  typealias Fields = [String: (value: DatabaseValue, hlc: HLC)]
+
+  static func donation(place: String, notes: String? = nil, at minute: Int) -> Fields {
+    var fields: Fields = [
+      "kind": (.text("plasma"), hlc(minute)), "status": (.text("completed"), hlc(minute)),
+      "scheduled_at": (.null, hlc(minute)), "completed_at": (.text("2026-01-01T10:00:00.000Z"), hlc(minute)),
+      "place": (.text(place), hlc(minute)),
+    ]
+    if let notes { fields["notes"] = (.text(notes), hlc(minute)) }
+    return fields
+  }
+
+  /// Records of several kinds and fates, as a server could send them in one page.
+  static func page() -> [Replica.Incoming] {
+    var page: [Replica.Incoming] = []
+    for i in 0..<150 {
+      // Two sets of columns (with and without notes), more rows than one statement takes.
+      page.append(
+        .init(.donation, id: "new-\(i)", donation(place: "Centre \(i)", notes: i % 3 == 0 ? "ok" : nil, at: 2)))
+    }
+    page.append(.init(.donation, id: "seen", ["place": (.text("Edited"), hlc(3))]))
+    page.append(.init(.donation, id: "gone", [FieldMerge.deleted: (.integer(1), hlc(3))]))
+    page.append(
+      .init(
+        .donation, id: "born-deleted",
+        donation(place: "X", at: 2).merging([FieldMerge.deleted: (.integer(1), hlc(2))]) { a, _ in a }))
+    page.append(.init(.donation, id: "twice", donation(place: "First", at: 2)))
+    page.append(.init(.donation, id: "twice", ["place": (.text("Second"), hlc(4)), "notes": (.text("later"), hlc(4))]))
+    page.append(.init(.donation, id: "nothing-kept", ["no_such_field": (.text("?"), hlc(2))]))
+    for i in 0..<70 {
+      let start = "2026-03-2\(i % 8)T23:30:00.000Z"
+      page.append(
+        .init(
+          .healthSample, id: "sample-\(i)",
+          [
+            "type": (.text("steps"), hlc(2)), "value": (.integer(Int64(i)), hlc(2)), "unit": (.text("count"), hlc(2)),
+            "source": (.text("Watch"), hlc(2)), "start": (.text(start), hlc(2)),
+            "end": (.text("2026-03-2\(i % 8 + 1)T00:30:00.000Z"), hlc(2)),
+          ]))
+    }
+    page.append(
+      .init(
+        .blob, id: "cafe",
+        ["mime": (.text("image/png"), hlc(2)), "width": (.integer(4), hlc(2)), "height": (.integer(4), hlc(2))],
+        untracked: ["data": .blob(Data([1, 2, 3]))]))
+    return page
+  }
+
+  /// What both replicas hold before the page: records it edits and deletes.
+  static func prepare(_ db: Database, _ account: String) throws -> Replica {
+    let replica = Replica(db: db, accountID: account, now: now)
+    try replica.apply(.donation, id: "seen", donation(place: "Before", at: 1))
+    try replica.apply(.donation, id: "gone", donation(place: "Doomed", at: 1))
+    return replica
+  }
+
+  static func dump(_ db: Database) throws -> [String] {
+    var lines: [String] = []
+    for table in VitalSchema.datasets.map(\.table) + ["sync_row", "replica_changed_day", "sync_outbox"] {
+      lines += try db.query("SELECT * FROM \(table) ORDER BY 1, 2, 3") { row in
+        table + ": " + (0..<row.count).map { "\(row[$0])" }.joined(separator: "|")
+      }
+    }
+    return lines
+  }
+
+  @Test func aPageInBulkEndsAsTheSameRecordsOneByOne() throws {
+    let (bulk, single) = (try TestAccount(), try TestAccount())
+    let bulkReplica = try Self.prepare(bulk.db, bulk.account.id)
+    let singleReplica = try Self.prepare(single.db, single.account.id)
+    let page = Self.page()
+    // Applied in pieces of other sizes than a statement's, each in its own transaction.
+    var rest = page[...]
+    for size in [37, 100, page.count] where !rest.isEmpty {
+      let piece = Array(rest.prefix(size))
+      rest = rest.dropFirst(size)
+      try bulk.db.transaction { _ in try bulkReplica.applyPage(piece) }
+    }
+    for record in page {
+      try singleReplica.apply(
+        record.dataset, id: record.id, record.fields, untracked: record.untracked, observeClock: false)
+    }
+    let expected = try Self.dump(single.db)
+    #expect(try Self.dump(bulk.db) == expected)
+    #expect(expected.contains { $0.hasPrefix("replica_changed_day: ") }, "samples note their days")
+    #expect(expected.contains { $0.contains("Second") } && !expected.contains { $0.contains("born-deleted|") })
+    #expect(try bulk.db.scalar(Int.self, "SELECT count(*) FROM donation") == 152)
+  }
+
+  @Test func aRowWithoutClocksIsUpdatedNotRefused() throws {
+    let account = try TestAccount()
+    let replica = Replica(db: account.db, accountID: account.account.id, now: Self.now)
+    // Written around the replica (an older Vital's cache): a row, and no clocks for it.
+    try account.db.execute(
+      """
+      INSERT INTO donation (id, account_id, kind, status, completed_at, place, updated_at)
+      VALUES ('stray', ?, 'plasma', 'completed', '2026-01-01T10:00:00.000Z', 'Old', '2026-01-01T00:00:00.000Z')
+      """, account.account.id)
+    let page =
+      [Replica.Incoming(.donation, id: "stray", Self.donation(place: "New", at: 2))]
+      + (0..<3).map { Replica.Incoming(.donation, id: "other-\($0)", Self.donation(place: "Other", at: 2)) }
+    try account.db.transaction { _ in try replica.applyPage(page) }
+    #expect(try account.db.scalar(String.self, "SELECT place FROM donation WHERE id = 'stray'") == "New")
+    #expect(try account.db.scalar(Int.self, "SELECT count(*) FROM sync_row WHERE dataset = 'donation'") == 4)
+  }
+}
