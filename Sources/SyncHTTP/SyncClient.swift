@@ -200,8 +200,10 @@ public final class SyncClient {
         }
       }
       // Pages of a pull are applied several at once: a first sync's random ids touch most pages
-      // of every index on each commit, and each commit writes them all again to the log.
-      if !pending.isEmpty || !response.hasMore || held.records.count >= heldRecords {
+      // of every index on each commit, and each commit writes them all again to the log. Not
+      // sealed pages: the next one is opened on another core while this one is applied, and
+      // holding them would leave that core idle.
+      if !pending.isEmpty || !response.hasMore || sealer != nil || held.records.count >= heldRecords {
         // The transaction that records an acknowledgement is made durable at once (FULL): once
         // the outbox entries are gone, only the server holds those changes.
         if !pending.isEmpty { try db.execute("PRAGMA synchronous=FULL") }
