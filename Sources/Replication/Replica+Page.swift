@@ -57,7 +57,7 @@ extension Replica {
       }
       try insertFresh(dataset, fresh)
       for record in others {
-        try merge(record.dataset, id: record.id, record.fields, untracked: record.untracked, observeClock: false)
+        _ = try merge(record.dataset, id: record.id, record.fields, untracked: record.untracked, observeClock: false)
       }
     }
   }
@@ -110,7 +110,7 @@ extension Replica {
           // A row without clocks is here already (the statement took nothing back): these
           // records merge one by one, which updates such a row.
           for index in part {
-            try merge(dataset, id: records[index].id, records[index].winners, untracked: [:], observeClock: false)
+            _ = try merge(dataset, id: records[index].id, records[index].winners, untracked: [:], observeClock: false)
           }
         }
       }

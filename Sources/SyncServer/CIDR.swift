@@ -24,7 +24,8 @@ public struct CIDR: Sendable, Equatable, CustomStringConvertible {
     network.withUnsafeBytes {
       _ = inet_ntop(network.count == 4 ? AF_INET : AF_INET6, $0.baseAddress, &buffer, socklen_t(buffer.count))
     }
-    return String(cString: buffer) + "/\(prefix)"
+    let text = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: text, as: UTF8.self) + "/\(prefix)"
   }
 
   /// Whether `address` (text, as a socket or a header gives it) lies in the block. An IPv4

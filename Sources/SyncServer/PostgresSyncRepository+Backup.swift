@@ -54,7 +54,7 @@ extension PostgresSyncRepository {
       while let (table, values) = try reader.next() {
         if batch?.table != table || batch?.rows == 500 { try await flush() }
         var binds = batch?.binds ?? PostgresBindings(capacity: 500 * table.columns.count)
-        for value in values { try Self.bind(value, &binds) }
+        for value in values { Self.bind(value, &binds) }
         batch = (table, (batch?.rows ?? 0) + 1, binds)
       }
       try await flush()
@@ -80,13 +80,13 @@ extension PostgresSyncRepository {
     return value ?? .null
   }
 
-  static func bind(_ value: BackupValue, _ binds: inout PostgresBindings) throws {
+  static func bind(_ value: BackupValue, _ binds: inout PostgresBindings) {
     switch value {
-    case .text(let text): try binds.append(text)
-    case .int(let number): try binds.append(number)
-    case .bool(let flag): try binds.append(flag)
-    case .date(let date): try binds.append(date)
-    case .bytes(let data): try binds.append(ByteBuffer(bytes: data))
+    case .text(let text): binds.append(text)
+    case .int(let number): binds.append(number)
+    case .bool(let flag): binds.append(flag)
+    case .date(let date): binds.append(date)
+    case .bytes(let data): binds.append(ByteBuffer(bytes: data))
     case .null: binds.appendNull()
     }
   }

@@ -30,49 +30,60 @@ public final class ServerMetrics: Sendable {
   static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 
   public init() {
-    syncs = registry.makeCounter(name: "vital_syncs_total", help: "Sync requests answered.")
+    syncs = registry.makeCounter(descriptor: Self.named("vital_syncs_total", "Sync requests answered."))
     recordsPushed = registry.makeCounter(
-      name: "vital_records_pushed_total", help: "Changed records received in sync requests.")
+      descriptor: Self.named("vital_records_pushed_total", "Changed records received in sync requests."))
     recordsPulled = registry.makeCounter(
-      name: "vital_records_pulled_total", help: "Records sent back in sync answers.")
+      descriptor: Self.named("vital_records_pulled_total", "Records sent back in sync answers."))
     passwordChecksRunning = registry.makeGauge(
-      name: "vital_password_checks_running", help: "Password hashes (scrypt) being computed now.")
+      descriptor: Self.named("vital_password_checks_running", "Password hashes (scrypt) being computed now."))
     passwordChecksWaiting = registry.makeGauge(
-      name: "vital_password_checks_waiting", help: "Logins and registrations waiting for a password check.")
-    failedLogins = registry.makeCounter(name: "vital_failed_logins_total", help: "Logins refused for a wrong password.")
+      descriptor: Self.named("vital_password_checks_waiting", "Logins and registrations waiting for a password check."))
+    failedLogins = registry.makeCounter(
+      descriptor: Self.named("vital_failed_logins_total", "Logins refused for a wrong password."))
     lockouts = registry.makeCounter(
-      name: "vital_lockouts_total", help: "Accounts locked after repeated failed logins.")
+      descriptor: Self.named("vital_lockouts_total", "Accounts locked after repeated failed logins."))
     databaseErrors = registry.makeCounter(
-      name: "vital_database_errors_total", help: "Requests that failed on a database error.")
-    connectionsOpen = registry.makeGauge(name: "vital_connections_open", help: "Client connections open now.")
+      descriptor: Self.named("vital_database_errors_total", "Requests that failed on a database error."))
+    connectionsOpen = registry.makeGauge(
+      descriptor: Self.named("vital_connections_open", "Client connections open now."))
     blobsCollected = registry.makeCounter(
-      name: "vital_blobs_collected_total", help: "Blobs deleted because no record points at them any more.")
+      descriptor: Self.named("vital_blobs_collected_total", "Blobs deleted because no record points at them any more."))
     blobBytesCollected = registry.makeCounter(
-      name: "vital_blob_bytes_collected_total", help: "Bytes of the blobs collected.")
+      descriptor: Self.named("vital_blob_bytes_collected_total", "Bytes of the blobs collected."))
     registry.makeGauge(
-      name: "vital_build_info", labels: [("version", Release.version), ("protocol", String(Release.syncProtocol))],
-      help: "The server's version and sync protocol; always 1."
+      descriptor: Self.named("vital_build_info", "The server's version and sync protocol; always 1."),
+      labels: [("version", Release.version), ("protocol", String(Release.syncProtocol))]
     ).set(to: 1)
+  }
+
+  /// A metric's whole name, as the descriptor API wants it, and its help line.
+  static func named(_ name: String, _ help: String) -> MetricNameDescriptor {
+    MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
   }
 
   /// Counts one answered request and how long it took.
   func request(route: String, method: String, status: Int, duration: Duration) {
     let method = Self.methods.contains(method) ? method : "other"
     registry.makeCounter(
-      name: "vital_http_requests_total", labels: [("route", route), ("method", method), ("status", String(status))],
-      help: "HTTP requests answered, by route template, method and status."
+      descriptor: Self.named(
+        "vital_http_requests_total", "HTTP requests answered, by route template, method and status."),
+      labels: [("route", route), ("method", method), ("status", String(status))]
     ).increment()
     registry.makeDurationHistogram(
-      name: "vital_http_request_duration_seconds", labels: [("route", route), ("method", method)],
-      buckets: Self.latencyBuckets, help: "Time from a request's arrival to its answer, by route template."
+      descriptor: Self.named(
+        "vital_http_request_duration_seconds", "Time from a request's arrival to its answer, by route template."),
+      labels: [("route", route), ("method", method)], buckets: Self.latencyBuckets
     ).record(duration)
   }
 
   /// Counts a refused login or registration; `reason` is one of a fixed set (`SyncAPI.Refusal`).
   func refused(_ reason: String) {
     registry.makeCounter(
-      name: "vital_refusals_total", labels: [("reason", reason)],
-      help: "Logins and registrations refused, by reason; each also writes one log line with the address."
+      descriptor: Self.named(
+        "vital_refusals_total",
+        "Logins and registrations refused, by reason; each also writes one log line with the address."),
+      labels: [("reason", reason)]
     ).increment()
   }
 

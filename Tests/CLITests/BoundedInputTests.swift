@@ -39,7 +39,7 @@ import Testing
       ["account", "register", "--email", "big@example.org", "--password-stdin"], stdin: password + "\n")
     try #require(registered.status == 0, "\(registered.stderr)")
     let path = vital.root + "/answers.json"
-    FileManager.default.createFile(atPath: path, contents: nil)
+    #expect(FileManager.default.createFile(atPath: path, contents: nil))
     // Sparse: 3 GB long, nothing on disk. Read whole, it would take 3 GB of memory first.
     #expect(truncate(path, 3 << 30) == 0)
     let districts = HealthCLITests.fixtures + "/geo/bavaria-districts-rki-2020-10-15.geojson"

@@ -10,7 +10,7 @@ import Testing
   }
 
   static func home(now: String) throws -> VitalHome {
-    var vital = try VitalHome()
+    let vital = try VitalHome()
     vital.environment["VITAL_NOW"] = now
     let run = try vital.run(
       ["account", "register", "--email", "notes@example.org", "--password-stdin"],

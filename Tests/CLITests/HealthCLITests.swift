@@ -42,14 +42,14 @@ import Testing
       replaced += 1
     }
     #expect(replaced == 2)
-    FileManager.default.createFile(atPath: folder + "/damaged.zip", contents: zip)
+    #expect(FileManager.default.createFile(atPath: folder + "/damaged.zip", contents: zip))
     expectCleanError(
       try vital.run(["health", "import", folder + "/damaged.zip"]), mentioning: "damaged", "nothing was imported")
     #expect((try vital.run(["health", "list", "--date", "2024-01-01", "--json"]).json as? [Any])?.isEmpty == true)
-    FileManager.default.createFile(atPath: folder + "/empty.xml", contents: Data())
+    #expect(FileManager.default.createFile(atPath: folder + "/empty.xml", contents: Data()))
     expectCleanError(try vital.run(["health", "import", folder + "/empty.xml"]), mentioning: "empty")
     let full = try String(contentsOfFile: Self.fixtures + "/apple-health/ios17-export.xml", encoding: .utf8)
-    FileManager.default.createFile(atPath: folder + "/cut.xml", contents: Data(full.prefix(2500).utf8))
+    #expect(FileManager.default.createFile(atPath: folder + "/cut.xml", contents: Data(full.prefix(2500).utf8)))
     let cut = try vital.run(["health", "import", folder + "/cut.xml"])
     expectCleanError(cut, mentioning: "not well-formed", "line")
     #expect(!cut.stderr.contains("74"), "no health value in the error")

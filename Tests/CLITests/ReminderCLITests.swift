@@ -102,8 +102,9 @@ import Testing
     try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
     let log = vital.root + "/notifications"
     let script = "#!/bin/sh\nprintf '%s|' \"$@\" >> \(log)\necho >> \(log)\n"
-    FileManager.default.createFile(
-      atPath: bin + "/notify-send", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+    #expect(
+      FileManager.default.createFile(
+        atPath: bin + "/notify-send", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
     vital.environment["PATH"] = bin + ":/usr/bin:/bin"
     vital.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent"
     vital.environment["VITAL_NOW"] = "2026-03-29T05:00:00Z"

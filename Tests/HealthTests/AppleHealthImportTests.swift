@@ -23,7 +23,7 @@ import Testing
 
   func file(_ name: String, _ text: String) -> String {
     let path = folder + "/" + name
-    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
     return path
   }
 

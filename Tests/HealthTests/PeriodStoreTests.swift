@@ -72,7 +72,7 @@ import Testing
     }
     xml += "</HealthData>\n"
     let path = NSTemporaryDirectory() + "/flow-\(UUID().uuidString).xml"
-    FileManager.default.createFile(atPath: path, contents: Data(xml.utf8))
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(xml.utf8)))
     defer { try? FileManager.default.removeItem(atPath: path) }
     _ = try AppleHealthImport(db: t.db, accountID: t.account.id, now: Date()).run(path: path)
     try store.log(start: day("2026-05-30"), end: day("2026-06-02"))

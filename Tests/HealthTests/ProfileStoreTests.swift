@@ -80,7 +80,7 @@ import Testing
     #expect(throws: AvatarError.missing(folder + "/none.png")) { try AvatarRules.read(path: folder + "/none.png") }
     #expect(throws: AvatarError.notAFile(folder)) { try AvatarRules.read(path: folder) }
     let big = folder + "/big.jpg"
-    FileManager.default.createFile(atPath: big, contents: Data(count: 6 << 20))
+    #expect(FileManager.default.createFile(atPath: big, contents: Data(count: 6 << 20)))
     #expect(throws: AvatarError.tooLarge(bytes: 6 << 20)) { try AvatarRules.read(path: big) }
   }
 }

@@ -110,7 +110,7 @@ public final class TestServer: @unchecked Sendable {
       case .argument: process.arguments! += ["--postgres", url]
       case .file:
         let file = dataDirectory + ".postgres-url"
-        FileManager.default.createFile(atPath: file, contents: Data((url + "\n").utf8))
+        try Data((url + "\n").utf8).write(to: URL(fileURLWithPath: file))
         process.arguments! += ["--postgres-file", file]
       case .environment: environment["VITAL_POSTGRES_URL"] = url
       }
@@ -125,7 +125,7 @@ public final class TestServer: @unchecked Sendable {
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
     }
     process.environment = environment
-    FileManager.default.createFile(atPath: log, contents: nil)
+    try Data().write(to: URL(fileURLWithPath: log))
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
     process.standardError = process.standardOutput
     try process.run()

@@ -70,7 +70,7 @@ extension HealthTotals {
         }
       }
       return try results.withLock { all in
-        if let failed = all.first(where: { $0.key < 0 }) { try failed.value.get() }
+        if let failed = all.first(where: { $0.key < 0 }) { _ = try failed.value.get() }
         return try windows.indices.map { try all[$0]!.get() }
       }
     }
