@@ -64,7 +64,7 @@ extension Replica {
 
   /// The ids of `ids` that have clocks here: seen before, even if deleted since.
   private func seenBefore(_ dataset: Dataset, _ ids: [String]) throws -> Set<String> {
-    let list = "[" + ids.map { "\"" + Self.jsonEscaped($0) + "\"" }.joined(separator: ",") + "]"
+    let list = String(decoding: try JSONSerialization.data(withJSONObject: ids), as: UTF8.self)
     return Set(
       try db.query(
         """
@@ -139,18 +139,5 @@ extension Replica {
       }
       try noteChanged(dataset, days.sorted())
     }
-  }
-
-  static func jsonEscaped(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
   }
 }

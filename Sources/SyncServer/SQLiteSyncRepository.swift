@@ -198,104 +198,76 @@ public actor SQLiteSyncRepository: SyncRepository {
         String.self,
         "UPDATE user SET last_sync_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? RETURNING coalesce(sync_key_id, '')",
         userID)
-      let encrypted = !(keyID ?? "").isEmpty
-      if encrypted, let sealing, sealing != keyID { throw SyncRepositoryError.keyRotated }
-      if encrypted, changes.contains(where: { !$0.sealed }) { throw SyncRepositoryError.cleartextRefused }
-      var accepted = 0
-      var grownBytes: Int64 = 0
-      var newRecords: Int64 = 0
-      var echo = EchoFilter(since: start)
+      let accountKey = keyID.flatMap { $0.isEmpty ? nil : $0 }
+      try SyncRepositoryError.check(changes, accountKey: accountKey, sealing: sealing)
       // The transaction holds the write lock: the counter is read once and written once.
-      var seq = try db.scalar(Int64.self, "SELECT value FROM sequence WHERE id = 1") ?? 0
-      let existing = try storedRecords(userID: userID, changes, db: db)
-      let upsert = try db.statement(
-        """
-        INSERT INTO record (user_id, dataset, row_id, fields, seq) VALUES (?, ?, ?, ?, ?)
-        ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = excluded.fields, seq = excluded.seq
-        """)
-      var written: [RecordKey: (fields: String, seq: Int64)] = [:]
-      for change in changes {
-        let key = RecordKey(dataset: change.dataset, id: change.id)
-        // A record twice in one request merges into what the first change wrote.
-        let row = written[key] ?? existing[key]
-        let stored = row?.fields
-        let current = try stored.map { try WireJSON.fields($0) } ?? [:]
-        guard let merged = ServerMerge.merge(current, change.fields) else { continue }
-        seq += 1
-        echo.wrote(seq: seq, storedSeq: row?.seq)
-        let json = WireJSON.encode(merged)
-        grownBytes += Int64(json.utf8.count - (stored?.utf8.count ?? 0))
-        if stored == nil { newRecords += 1 }
-        try upsert.execute([userID, change.dataset, change.id, json, seq])
-        written[key] = (json, seq)
-        accepted += 1
-      }
-      if accepted > 0 { try db.execute("UPDATE sequence SET value = ? WHERE id = 1", seq) }
-      if accepted > 0 {
+      let seq = try db.scalar(Int64.self, "SELECT value FROM sequence WHERE id = 1") ?? 0
+      let writes = try MergedWrites(
+        changes, stored: try storedRecords(userID: userID, changes, db: db), seq: seq, since: start)
+      if writes.accepted > 0 {
+        let upsert = try db.statement(
+          """
+          INSERT INTO record (user_id, dataset, row_id, fields, seq) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = excluded.fields, seq = excluded.seq
+          """)
+        for i in writes.ids.indices {
+          try upsert.execute([userID, writes.datasets[i], writes.ids[i], writes.fields[i], writes.seqs[i]])
+        }
+        try db.execute("UPDATE sequence SET value = ? WHERE id = 1", writes.seq)
         let (bytes, records) =
           try db.queryFirst(
             """
             UPDATE user SET stored_bytes = stored_bytes + ?, record_count = record_count + ? WHERE id = ?
             RETURNING stored_bytes, record_count
-            """, grownBytes, newRecords, userID
+            """, writes.grownBytes, writes.newRecords, userID
           ) { (try $0.get(0, as: Int64.self), try $0.get(1, as: Int64.self)) } ?? (0, 0)
-        try quota.check(bytes: bytes, records: records, grew: grownBytes > 0 || newRecords > 0)
+        try quota.check(bytes: bytes, records: records, grew: writes.grew)
       }
-      var last = start
-      var page: [String] = []
+      // Read after the writes, without the run they took except what goes back (`EchoFilter`).
+      // The scan stops at the first row past the page's bounds, which only says "more": its
+      // fields, and those of the rows after it, are never read.
+      let kept = writes.echo.kept
+      var rows: [PageRow] = []
       var bytes = 0
-      var hasMore = false
-      // One row more than a page is read: its presence is the answer to "more after this?". The
-      // fields of a row past the page are never read.
       try db.scanRows(
         """
         SELECT dataset, row_id, fields, seq FROM record WHERE user_id = ? AND seq > ?
           AND (seq < ? OR seq > ? OR seq IN (SELECT value FROM json_each(?)))
         ORDER BY seq LIMIT ?
-        """, userID, start, echo.kept.below, echo.kept.above,
-        "[" + echo.kept.resend.map(String.init).joined(separator: ",") + "]",
+        """, userID, start, kept.below, kept.above, "[" + kept.resend.map(String.init).joined(separator: ",") + "]",
         bounds.count + 1
       ) { row in
-        guard page.count < bounds.count, bytes < bounds.bytes else {
-          hasMore = true
-          return false
-        }
-        let dataset: String = try row.get(0)
-        let id: String = try row.get(1)
-        let fields: String = try row.get(2)
-        bytes += fields.utf8.count
-        page.append("{\"dataset\":\(WireJSON.quote(dataset)),\"id\":\(WireJSON.quote(id)),\"fields\":\(fields)}")
-        last = try row.get(3)
-        return true
+        let past = rows.count >= bounds.count || bytes >= bounds.bytes
+        let fields: String? = past ? nil : try row.get(2)
+        bytes += fields?.utf8.count ?? 0
+        rows.append(PageRow(dataset: try row.get(0), id: try row.get(1), fields: fields, seq: try row.get(3)))
+        return !past
       }
+      let page = PageRow.page(rows, then: [], start: start, bounds: bounds, echo: writes.echo)
       return SyncPage(
-        changesJSON: page, cursor: "\(epoch):\(echo.cursor(last: last, hasMore: hasMore))", hasMore: hasMore,
-        accepted: accepted, encrypted: encrypted)
+        changesJSON: page.changes, cursor: "\(epoch):\(page.cursor)", hasMore: page.hasMore,
+        accepted: writes.accepted, encrypted: accountKey != nil)
     }
-  }
-
-  struct RecordKey: Hashable {
-    let dataset: String
-    let id: String
   }
 
   /// The stored fields and sequence number of the records `changes` name, in one query. CROSS
   /// JOIN keeps the named keys outside: left to itself SQLite walks every record of the user
   /// (by `record_user_seq`) and scans the keys for each, which grows with the account.
-  private func storedRecords(userID: String, _ changes: [ValidatedChange], db: Database) throws -> [RecordKey: (
-    fields: String, seq: Int64
-  )] {
+  private func storedRecords(userID: String, _ changes: [ValidatedChange], db: Database) throws -> [String:
+    StoredRecord]
+  {
     guard !changes.isEmpty else { return [:] }
     let keys =
       "[" + changes.map { "[\(WireJSON.quote($0.dataset)),\(WireJSON.quote($0.id))]" }.joined(separator: ",") + "]"
-    var found: [RecordKey: (fields: String, seq: Int64)] = [:]
+    var found: [String: StoredRecord] = [:]
     try db.forEachRow(
       """
       SELECT r.dataset, r.row_id, r.fields, r.seq FROM json_each(?) k
       CROSS JOIN record r ON r.user_id = ? AND r.dataset = k.value ->> 0 AND r.row_id = k.value ->> 1
       """, keys, userID
     ) { row in
-      found[RecordKey(dataset: try row.get(0), id: try row.get(1))] = (try row.get(2), try row.get(3))
+      found[MergedWrites.key(try row.get(0), try row.get(1))] = StoredRecord(
+        fields: try row.get(2), seq: try row.get(3))
     }
     return found
   }

@@ -148,6 +148,6 @@ public struct ProfileStore {
     if let current = try db.scalar(String.self, "SELECT avatar_sha256 FROM profile WHERE account_id = ?", account.id) {
       kept.insert(current)
     }
-    return "[" + kept.sorted().map { "\"\($0)\"" }.joined(separator: ",") + "]"
+    return "[" + kept.sorted().map(JSONText.quote).joined(separator: ",") + "]"
   }
 }
