@@ -199,11 +199,25 @@ import Testing
       to: URL(fileURLWithPath: file))
     expectCleanError(try vital.run(["donor", "import", file]), mentioning: "line \(rows + 2): completed_at")
     #expect(try vital.run(["donor", "history", "--json"]).json.map { ($0 as? [Any])?.count } == 0)
+    // The file is read in pieces at once: an id repeated at its end is found all the same.
+    let firstID = String(text.split(separator: "\r\n")[1].prefix(36))
+    try Data((text + "\(firstID),plasma,completed,,2020-01-01T10:00:00Z,DRK,\r\n").utf8).write(
+      to: URL(fileURLWithPath: file))
+    expectCleanError(
+      try vital.run(["donor", "import", file]),
+      mentioning: "line \(rows + 2): id \(firstID) appears again (first on line 2)")
 
     try Data(text.utf8).write(to: URL(fileURLWithPath: file))
     let run = try vital.run(["donor", "import", file, "--json"])
     #expect(run.object?["inserted"] as? Int == rows, "\(run.stderr)")
     #expect(try vital.run(["donor", "history", "--json"]).json.map { ($0 as? [Any])?.count } == rows)
+    // So many new rows build the date index after inserting them: it is there again, whole.
+    let db = try Database(path: vital.home + "/vital.sqlite")
+    #expect(
+      try db.scalar(String.self, "SELECT sql FROM sqlite_schema WHERE name = 'donation_account_date'")?.contains(
+        "coalesce(completed_at, scheduled_at) DESC") == true)
+    #expect(try db.scalar(Int.self, "SELECT count(*) FROM donation INDEXED BY donation_account_date") == rows)
+    #expect(try db.integrityProblems().isEmpty)
   }
 
   @Test func importRefusesFoldersAndMissingFiles() throws {

@@ -83,3 +83,56 @@ import Testing
     }
   }
 }
+
+@Suite struct CSVPiecesTests {
+  /// Quoted line breaks, CRLF, a lone CR, doubled quotes, blank lines and a BOM, over enough
+  /// records that every cut lands somewhere different.
+  static let tricky: String = {
+    var text = "\u{FEFF}id,place,notes\r\n"
+    for i in 0..<300 {
+      switch i % 6 {
+      case 0: text += "\(i),\"Hall \(i),\r\nfloor 2\",plain\r\n"
+      case 1: text += "\(i),\"say \"\"hi\"\"\",\"a\nb\nc\"\n"
+      case 2: text += "\(i),lone,cr\r"
+      case 3: text += "\(i),\"\",\n\n"
+      case 4: text += "\(i),Ülm 東京 🩸,\"x\"\r\n"
+      default: text += "\(i),\"\r\n\",\"\"\"\"\n"
+      }
+    }
+    return text
+  }()
+
+  @Test func piecesGiveWhatOneParseGives() throws {
+    let data = Data(Self.tricky.utf8)
+    let whole = try CSV.parse(data)
+    #expect(whole.count == 301)
+    for pieces in 1...9 {
+      let parts = try CSV.parse(data, pieces: pieces, minimumPieceBytes: 1)
+      #expect(parts.count == pieces, "the file is cut into \(pieces)")
+      #expect(parts.allSatisfy { !$0.isEmpty })
+      #expect(parts.flatMap { $0 } == whole, "\(pieces) pieces")
+    }
+  }
+
+  @Test(arguments: [
+    ("bad UTF-8 near the end beats a quote error near the start", "a,b\n\"x\"y,2\n", "\n1,\u{FF}\n"),
+    ("text after a quote late in the file", "a,b\n1,2\n", "\n3,\"x\"y\n"),
+    ("a quote never closed in the last record", "a,b\n1,2\n", "\n\"open\nstill\n"),
+    ("a quote error early and another late", "a,b\n1\"2,3\n", "\n\"x\"y\n"),
+  ])
+  func piecesThrowTheErrorOneParseThrows(name: String, head: String, tail: String) throws {
+    var bytes = Array(head.utf8)
+    for i in 0..<200 { bytes += Array("\(i),\"row \(i)\"\n".utf8) }
+    // "\u{FF}" is C3 BF in UTF-8; FF BF is not UTF-8.
+    bytes += Array(tail.utf8).map { $0 == 0xC3 ? 0xFF : $0 }
+    let data = Data(bytes)
+    var wholeError: CSV.ParseError?
+    do { _ = try CSV.parse(data) } catch { wholeError = error as? CSV.ParseError }
+    let expected = try #require(wholeError, "\(name): the whole file must fail")
+    for pieces in 2...6 {
+      #expect(throws: expected, "\(name), \(pieces) pieces") {
+        try CSV.parse(data, pieces: pieces, minimumPieceBytes: 1)
+      }
+    }
+  }
+}

@@ -27,15 +27,76 @@ public enum CSV {
   }
 
   public static func parse(_ data: Data) throws -> [Record] {
+    try parse(data, pieces: 1).flatMap { $0 }
+  }
+
+  /// What `parse` reads, in up to `pieces` parts parsed at once on as many threads: the file
+  /// is cut just after line breaks outside quotes, each part at least `minimumPieceBytes`
+  /// long. Returns the records of each part in order; of several errors, the one `parse`
+  /// would throw.
+  public static func parse(_ data: Data, pieces: Int, minimumPieceBytes: Int = 1 << 18) throws -> [[Record]] {
     var bytes = [UInt8](data)
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-    guard String(validating: bytes, as: UTF8.self) != nil else { throw ParseError.notUTF8 }
+    let text = bytes
+    let cuts = Self.cuts(text, pieces: min(pieces, max(1, text.count / max(1, minimumPieceBytes))))
+    let ranges = cuts.indices.map { i in
+      (range: cuts[i].start..<(i + 1 < cuts.count ? cuts[i + 1].start : text.count), firstLine: cuts[i].line)
+    }
+    // Every part is checked before any is parsed: text that is not UTF-8 is that error,
+    // wherever it is, as in a parse of the whole.
+    let parsed = try ranges.concurrentMap { piece in
+      Result { () throws(ParseError) -> [Record] in
+        let part = text[piece.range]
+        guard String(validating: part, as: UTF8.self) != nil else { throw ParseError.notUTF8 }
+        return try parse(part, firstLine: piece.firstLine)
+      }
+    }
+    if parsed.contains(where: { if case .failure(.notUTF8) = $0 { true } else { false } }) {
+      throw ParseError.notUTF8
+    }
+    return try parsed.map { try $0.get() }
+  }
+
+  /// Where the parts of `bytes` start and the line each starts on. A part's start is just after
+  /// a line break outside quotes: a part that parses without error has as many quotes as the
+  /// parser opened and closed, so the next part starts outside any field, as a new record.
+  static func cuts(_ bytes: [UInt8], pieces: Int) -> [(start: Int, line: Int)] {
+    var cuts = [(start: 0, line: 1)]
+    guard pieces > 1 else { return cuts }
+    bytes.withUnsafeBufferPointer { bytes in
+      var quoted = false
+      var line = 1
+      var target = bytes.count / pieces
+      var i = 0
+      while i < bytes.count {
+        switch bytes[i] {
+        case UInt8(ascii: "\""):
+          quoted.toggle()
+        case UInt8(ascii: "\n"):
+          line += 1
+          if !quoted && i + 1 >= target && i + 1 < bytes.count {
+            cuts.append((i + 1, line))
+            if cuts.count == pieces { return }
+            target = bytes.count / pieces * cuts.count
+          }
+        case UInt8(ascii: "\r") where !quoted && (i + 1 == bytes.count || bytes[i + 1] != UInt8(ascii: "\n")):
+          line += 1  // the parser ends a record at a lone CR too
+        default:
+          break
+        }
+        i += 1
+      }
+    }
+    return cuts
+  }
+
+  /// The records of `bytes`, UTF-8 text that starts a record on line `firstLine`.
+  static func parse(_ bytes: ArraySlice<UInt8>, firstLine: Int) throws(ParseError) -> [Record] {
     var records: [Record] = []
     var fields: [String] = []
     var field: [UInt8] = []
-    var line = 1
-    var recordLine = 1
-    var i = 0
+    var line = firstLine
+    var recordLine = firstLine
     var quoted = false
     var fieldStarted = false
     func endField() {
@@ -49,11 +110,13 @@ public enum CSV {
       if !(fields.count == 1 && fields[0].isEmpty) { records.append(Record(line: recordLine, fields: fields)) }
       fields.removeAll(keepingCapacity: true)
     }
-    while i < bytes.count {
+    var i = bytes.startIndex
+    let end = bytes.endIndex
+    while i < end {
       let b = bytes[i]
       if quoted {
         if b == UInt8(ascii: "\"") {
-          if i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "\"") {
+          if i + 1 < end && bytes[i + 1] == UInt8(ascii: "\"") {
             field.append(b)
             i += 2
             continue
@@ -61,7 +124,7 @@ public enum CSV {
           quoted = false
           i += 1
           // Only a separator or the end of the record may follow a closing quote.
-          if i < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[i]) {
+          if i < end, ![UInt8(ascii: ","), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[i]) {
             throw ParseError.textAfterQuote(line: line)
           }
           continue
@@ -78,7 +141,7 @@ public enum CSV {
         fieldStarted = true
       case UInt8(ascii: ","):
         endField()
-      case UInt8(ascii: "\r") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "\n"):
+      case UInt8(ascii: "\r") where i + 1 < end && bytes[i + 1] == UInt8(ascii: "\n"):
         break  // the LF that follows ends the record
       case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
         endRecord()
