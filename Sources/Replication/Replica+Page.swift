@@ -64,14 +64,18 @@ extension Replica {
 
   /// The ids of `ids` that have clocks here: seen before, even if deleted since.
   private func seenBefore(_ dataset: Dataset, _ ids: [String]) throws -> Set<String> {
-    let list = String(decoding: try JSONSerialization.data(withJSONObject: ids), as: UTF8.self)
-    return Set(
-      try db.query(
-        """
-        SELECT s.row_id FROM json_each(?) k
-        CROSS JOIN sync_row s ON s.account_id = ? AND s.dataset = ? AND s.row_id = k.value
-        """, list, accountID, dataset.name
-      ) { try $0.get(0, as: String.self) })
+    var seen = Set<String>()
+    let chunk = 500
+    for first in stride(from: 0, to: ids.count, by: chunk) {
+      let part = ids[first..<min(first + chunk, ids.count)]
+      let found = try db.query(
+        "SELECT row_id FROM sync_row WHERE account_id = ? AND dataset = ? AND row_id IN ("
+          + Array(repeating: "?", count: part.count).joined(separator: ", ") + ")",
+        arguments: [accountID, dataset.name] + part.map { $0 }
+      ) { try $0.get(0, as: String.self) }
+      seen.formUnion(found)
+    }
+    return seen
   }
 
   /// Inserts records never seen here, rows with the same fields many per statement, and their
@@ -83,11 +87,15 @@ extension Replica {
   {
     guard !records.isEmpty else { return }
     var groups: [[String]: [Int]] = [:]
-    for (index, record) in records.enumerated() { groups[record.winners.keys.sorted(), default: []].append(index) }
+    // In id order, as a sweep through the keys of the table and of `sync_row`: ids are random,
+    // and a page inserted as it came touches a random page of each index per record.
+    let ids = records.map(\.id)
+    let byID = ids.indices.sorted { ids[$0] < ids[$1] }
+    for index in byID { groups[records[index].winners.keys.sorted(), default: []].append(index) }
     let stamp = dataset.stamp.map { [$0] } ?? []
     let chunk = 64
-    var inserted: [Int] = []
-    inserted.reserveCapacity(records.count)
+    var inserted = [Bool](repeating: false, count: records.count)
+    var clocks = [String](repeating: "", count: records.count)
     for (columns, indexes) in groups {
       let names = [dataset.key, "account_id"] + (columns + stamp).map { "\"\($0)\"" }
       let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
@@ -96,16 +104,18 @@ extension Replica {
         var values: [DatabaseValue] = []
         values.reserveCapacity(part.count * names.count)
         for index in part {
-          values.append(.text(records[index].id))
+          let winners = records[index].winners
+          values.append(.text(ids[index]))
           values.append(.text(accountID))
-          for column in columns { values.append(records[index].winners[column]!.value) }
+          for column in columns { values.append(winners[column]!.value) }
           if !stamp.isEmpty { values.append(now.databaseValue) }
+          clocks[index] = Self.clocksText(dataset, columns, winners)
         }
         do {
           try db.execute(
             "INSERT INTO \(dataset.table) (\(names.joined(separator: ", "))) VALUES "
               + Array(repeating: tuple, count: part.count).joined(separator: ", "), values: values)
-          inserted += part
+          for index in part { inserted[index] = true }
         } catch let error as StorageError where error.code == 1555 || error.code == 2067 {
           // A row without clocks is here already (the statement took nothing back): these
           // records merge one by one, which updates such a row.
@@ -115,21 +125,19 @@ extension Replica {
         }
       }
     }
-    let records = inserted.map { records[$0] }
-    for first in stride(from: 0, to: records.count, by: chunk) {
-      let part = records[first..<min(first + chunk, records.count)]
+    let order = byID.filter { inserted[$0] }
+    for first in stride(from: 0, to: order.count, by: chunk) {
+      let part = order[first..<min(first + chunk, order.count)]
       var values: [DatabaseValue] = []
       values.reserveCapacity(part.count * 4)
-      for record in part {
-        values += [
-          .text(accountID), .text(dataset.name), .text(record.id),
-          .text(Self.clocksText(dataset, record.winners.mapValues(\.hlc))),
-        ]
+      for index in part {
+        values += [.text(accountID), .text(dataset.name), .text(ids[index]), .text(clocks[index])]
       }
       try db.execute(
         "INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES "
           + Array(repeating: "(?, ?, ?, ?)", count: part.count).joined(separator: ", "), values: values)
     }
+    let records = order.map { records[$0] }
     if let span = dataset.span {
       var days = Set<Int64>()
       for record in records {
@@ -139,5 +147,23 @@ extension Replica {
       }
       try noteChanged(dataset, days.sorted())
     }
+  }
+
+  /// `clocksText` of a record whose fields are `columns` (sorted), written straight from them:
+  /// no sorting, and one text for a record whose fields share a clock (most of a first sync).
+  static func clocksText(
+    _ dataset: Dataset, _ columns: [String], _ winners: [String: (value: DatabaseValue, hlc: HLC)]
+  ) -> String {
+    let first = winners[columns[0]]!.hlc
+    if columns.count == dataset.fields.count, winners.values.allSatisfy({ $0.hlc == first }) { return "*=\(first)" }
+    var result = ""
+    result.reserveCapacity(columns.count * (first.description.utf8.count + 16))
+    for column in columns {
+      if !result.isEmpty { result += ";" }
+      result += column
+      result += "="
+      result += winners[column]!.hlc.description
+    }
+    return result
   }
 }

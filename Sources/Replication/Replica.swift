@@ -372,10 +372,18 @@ public struct Replica {
     var entries = clocks
     var prefix: [String] = []
     if let first = clocks[dataset.fields[0]], dataset.fields.allSatisfy({ clocks[$0] == first }) {
+      // Most records come whole, every field with one clock.
+      if clocks.count == dataset.fields.count { return "*=\(first)" }
       prefix = ["*=\(first)"]
       for field in dataset.fields { entries[field] = nil }
     }
-    return (prefix + entries.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: ";")
+    // A record's fields mostly share a clock: its text is made once, not once per field.
+    var last: (clock: HLC, text: String)?
+    let parts = entries.sorted { $0.key < $1.key }.map { entry -> String in
+      if last?.clock != entry.value { last = (entry.value, entry.value.description) }
+      return entry.key + "=" + last!.text
+    }
+    return (prefix + parts).joined(separator: ";")
   }
 
   /// This device's node id: 16 hex digits made once per database.

@@ -190,21 +190,37 @@ extension WireChange {
   public func validated(now: Date, maxSkew: TimeInterval = 3600, maxValueBytes: Int = .max) throws -> [String: (
     value: DatabaseValue, hlc: HLC
   )] {
+    try validated(now: now, maxSkew: maxSkew, maxValueBytes: maxValueBytes) { _ in true }
+  }
+
+  /// `validated`, keeping only the fields `keep` names (every field is checked all the same).
+  func validated(now: Date, maxSkew: TimeInterval, maxValueBytes: Int, keeping keep: (String) -> Bool) throws
+    -> [String: (value: DatabaseValue, hlc: HLC)]
+  {
     guard Self.isName(dataset) else { throw ChangeSetError.badDatasetName(dataset) }
     guard !id.isEmpty, id.utf8.count <= ChangeSetError.maxIDLength else { throw ChangeSetError.badID }
     var parsed: [String: (value: DatabaseValue, hlc: HLC)] = [:]
+    parsed.reserveCapacity(fields.count)
+    // The fields of a record written at once share a clock: its text is read once.
+    var last: HLC?
     for (name, field) in fields {
       // account_id is every synced table's local owner column: no device may be sent one.
       guard name == FieldMerge.deleted || (Self.isName(name) && name != "account_id") else {
         throw ChangeSetError.badFieldName(dataset: dataset, field: name)
       }
-      guard let hlc = HLC(field.hlc) else { throw ChangeSetError.badClock(field.hlc) }
-      guard hlc.date.timeIntervalSince(now) <= maxSkew else { throw ChangeSetError.clockAhead(field.hlc) }
+      let hlc: HLC
+      if let last, last.description == field.hlc {
+        hlc = last
+      } else {
+        guard let read = HLC(field.hlc) else { throw ChangeSetError.badClock(field.hlc) }
+        guard read.date.timeIntervalSince(now) <= maxSkew else { throw ChangeSetError.clockAhead(field.hlc) }
+        (hlc, last) = (read, read)
+      }
       if case .string(let text) = field.value, text.utf8.count > maxValueBytes {
         throw ChangeSetError.valueTooLarge(
           dataset: dataset, id: id, field: name, bytes: text.utf8.count, limit: maxValueBytes)
       }
-      parsed[name] = (field.value.databaseValue, hlc)
+      if keep(name) { parsed[name] = (field.value.databaseValue, hlc) }
     }
     return parsed
   }
@@ -214,9 +230,12 @@ extension WireChange {
   public func validated(now: Date, in datasets: [Dataset]) throws -> (
     Dataset, [String: (value: DatabaseValue, hlc: HLC)]
   ) {
-    let parsed = try validated(now: now)
-    guard let dataset = datasets.named(dataset) else { throw ChangeSetError.unknownDataset(self.dataset) }
-    return (dataset, parsed.filter { $0.key == FieldMerge.deleted || dataset.fields.contains($0.key) })
+    let known = datasets.named(dataset)
+    let parsed = try validated(now: now, maxSkew: 3600, maxValueBytes: .max) { name in
+      name == FieldMerge.deleted || known?.fields.contains(name) == true
+    }
+    guard let known else { throw ChangeSetError.unknownDataset(self.dataset) }
+    return (known, parsed)
   }
 
   /// A dataset or field name: lower-case ASCII letters, digits and `_`, starting with a letter.

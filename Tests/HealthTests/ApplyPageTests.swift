@@ -43,6 +43,15 @@ import Testing
     page.append(.init(.donation, id: "twice", donation(place: "First", at: 2)))
     page.append(.init(.donation, id: "twice", ["place": (.text("Second"), hlc(4)), "notes": (.text("later"), hlc(4))]))
     page.append(.init(.donation, id: "nothing-kept", ["no_such_field": (.text("?"), hlc(2))]))
+    // Every field with one clock (written as `*=`), and fields with clocks of their own.
+    var whole = donation(place: "Whole", notes: "all", at: 5)
+    for field in ["hb_g_dl", "ferritin_ng_ml", "bp_systolic", "bp_diastolic", "pulse_bpm"] {
+      whole[field] = (.null, hlc(5))
+    }
+    page.append(.init(.donation, id: "whole", whole))
+    page.append(
+      .init(
+        .donation, id: "mixed", donation(place: "Mixed", at: 2).merging(["notes": (.text("n"), hlc(6))]) { _, b in b }))
     for i in 0..<70 {
       let start = "2026-03-2\(i % 8)T23:30:00.000Z"
       page.append(
@@ -100,7 +109,10 @@ import Testing
     #expect(try Self.dump(bulk.db) == expected)
     #expect(expected.contains { $0.hasPrefix("replica_changed_day: ") }, "samples note their days")
     #expect(expected.contains { $0.contains("Second") } && !expected.contains { $0.contains("born-deleted|") })
-    #expect(try bulk.db.scalar(Int.self, "SELECT count(*) FROM donation") == 152)
+    #expect(try bulk.db.scalar(Int.self, "SELECT count(*) FROM donation") == 154)
+    #expect(
+      expected.contains { $0.hasPrefix("sync_row: ") && $0.contains(#"text("whole")|text("*="#) },
+      "every field with one clock is written as one")
   }
 
   @Test func aRowWithoutClocksIsUpdatedNotRefused() throws {
