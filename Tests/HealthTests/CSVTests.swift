@@ -61,7 +61,7 @@ import Testing
   /// read whole, quoted line breaks and CRLF included.
   @Test func batchesGiveWhatOneParseGives() throws {
     let text =
-      "lat,lon,label\r\n48.1,11.5,\"Dom,\r\nRegensburg\"\n\n49.0,12.0,\"say \"\"hi\"\"\"\n50,10,x\n\"a\nb\nc\",1,2"
+      "lat,lon,label\r\n48.1,11.5,\"Dom,\r\nRegensburg\"\n\n49.0,12.0,\"say \"\"hi\"\"\"\n50,10,x\r51,9,\"a\rb\"\r52,8,z\n\"a\nb\nc\",1,2"
     let folder = try TemporaryFolder()
     let path = folder.path + "/points.csv"
     #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
@@ -73,6 +73,17 @@ import Testing
       try CSV.forEachBatch(handle, chunkSize: chunk) { batches += $0 }
       #expect(batches == whole, "chunk \(chunk)")
     }
+    // Old Mac line ends only (a lone CR ends each record): cut there too, so no batch grows
+    // past the limit that stops a runaway quote.
+    let mac = folder.path + "/mac.csv"
+    let macText = (1...50).map { "\($0),x" }.joined(separator: "\r") + "\r"
+    #expect(FileManager.default.createFile(atPath: mac, contents: Data(macText.utf8)))
+    let macHandle = try #require(FileHandle(forReadingAtPath: mac))
+    defer { try? macHandle.close() }
+    var macRecords: [CSV.Record] = []
+    try CSV.forEachBatch(macHandle, chunkSize: 16, maxRecordBytes: 64) { macRecords += $0 }
+    #expect(macRecords == (try CSV.parse(Data(macText.utf8))))
+    #expect(macRecords.map(\.line) == Array(1...50))
     let open = folder.path + "/open.csv"
     #expect(
       FileManager.default.createFile(

@@ -16,7 +16,7 @@ extension CSV {
     func emit(_ count: Int) throws {
       let part = buffer[..<count]
       let records = try parse(Data(part)).map { Record(line: $0.line + linesBefore, fields: $0.fields) }
-      linesBefore += part.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+      linesBefore += lineBreaks(in: buffer, upTo: count)
       buffer.removeFirst(count)
       scanned -= count
       boundary = 0
@@ -35,6 +35,11 @@ extension CSV {
           quoted.toggle()
         } else if byte == UInt8(ascii: "\n"), !quoted {
           boundary = scanned + 1
+        } else if byte == UInt8(ascii: "\r"), !quoted {
+          // A CR alone ends a record too (files saved with old Mac line ends have no LF at
+          // all); whether it is alone shows only once the next byte is here.
+          guard scanned + 1 < buffer.count else { break }
+          if buffer[scanned + 1] != UInt8(ascii: "\n") { boundary = scanned + 1 }
         }
         scanned += 1
       }
@@ -44,5 +49,21 @@ extension CSV {
         throw ParseError.recordTooLong(line: linesBefore + 1, limit: maxRecordBytes)
       }
     }
+  }
+
+  /// How many lines the parser counts in `bytes[..<end]`, which starts outside quotes: every LF,
+  /// and outside quotes every CR not followed by an LF.
+  static func lineBreaks(in bytes: [UInt8], upTo end: Int) -> Int {
+    var lines = 0
+    var quoted = false
+    for i in 0..<end {
+      switch bytes[i] {
+      case UInt8(ascii: "\""): quoted.toggle()
+      case UInt8(ascii: "\n"): lines += 1
+      case UInt8(ascii: "\r") where !quoted && (i + 1 == bytes.count || bytes[i + 1] != UInt8(ascii: "\n")): lines += 1
+      default: break
+      }
+    }
+    return lines
   }
 }
