@@ -148,22 +148,4 @@ extension Replica {
       try noteChanged(dataset, days.sorted())
     }
   }
-
-  /// `clocksText` of a record whose fields are `columns` (sorted), written straight from them:
-  /// no sorting, and one text for a record whose fields share a clock (most of a first sync).
-  static func clocksText(
-    _ dataset: Dataset, _ columns: [String], _ winners: [String: (value: DatabaseValue, hlc: HLC)]
-  ) -> String {
-    let first = winners[columns[0]]!.hlc
-    if columns.count == dataset.fields.count, winners.values.allSatisfy({ $0.hlc == first }) { return "*=\(first)" }
-    var result = ""
-    result.reserveCapacity(columns.count * (first.description.utf8.count + 16))
-    for column in columns {
-      if !result.isEmpty { result += ";" }
-      result += column
-      result += "="
-      result += winners[column]!.hlc.description
-    }
-    return result
-  }
 }

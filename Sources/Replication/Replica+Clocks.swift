@@ -1,0 +1,70 @@
+import Storage
+
+/// Each record's field clocks, one row of `sync_row` per record.
+extension Replica {
+  /// Field clocks are kept as `field=hlc;field=hlc`, and as `*=hlc` when every field of the
+  /// dataset has the same clock (a record written in one go): cheap to read and write per row.
+  func clocks(_ dataset: Dataset, _ id: String) throws -> [String: HLC] {
+    guard
+      let text = try db.scalar(
+        String.self, "SELECT clocks FROM sync_row WHERE account_id = ? AND dataset = ? AND row_id = ?", accountID,
+        dataset.name, id)
+    else { return [:] }
+    var clocks: [String: HLC] = [:]
+    for pair in text.split(separator: ";") {
+      let parts = pair.split(separator: "=", maxSplits: 1)
+      guard parts.count == 2, let hlc = HLC(String(parts[1])) else { continue }
+      if parts[0] == "*" {
+        for field in dataset.fields where clocks[field] == nil { clocks[field] = hlc }
+      } else {
+        clocks[String(parts[0])] = hlc
+      }
+    }
+    return clocks
+  }
+
+  func save(_ dataset: Dataset, _ id: String, _ clocks: [String: HLC]) throws {
+    try db.execute(
+      """
+      INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES (?, ?, ?, ?)
+      ON CONFLICT (account_id, dataset, row_id) DO UPDATE SET clocks = excluded.clocks
+      """, accountID, dataset.name, id, Self.clocksText(dataset, clocks))
+  }
+
+  /// Clocks as `sync_row.clocks` keeps them (see `clocks`).
+  static func clocksText(_ dataset: Dataset, _ clocks: [String: HLC]) -> String {
+    var entries = clocks
+    var prefix: [String] = []
+    if let first = clocks[dataset.fields[0]], dataset.fields.allSatisfy({ clocks[$0] == first }) {
+      // Most records come whole, every field with one clock.
+      if clocks.count == dataset.fields.count { return "*=\(first)" }
+      prefix = ["*=\(first)"]
+      for field in dataset.fields { entries[field] = nil }
+    }
+    // A record's fields mostly share a clock: its text is made once, not once per field.
+    var last: (clock: HLC, text: String)?
+    let parts = entries.sorted { $0.key < $1.key }.map { entry -> String in
+      if last?.clock != entry.value { last = (entry.value, entry.value.description) }
+      return entry.key + "=" + last!.text
+    }
+    return (prefix + parts).joined(separator: ";")
+  }
+
+  /// `clocksText` of a record whose fields are `columns` (sorted), written straight from them:
+  /// no sorting, and one text for a record whose fields share a clock (most of a first sync).
+  static func clocksText(
+    _ dataset: Dataset, _ columns: [String], _ winners: [String: (value: DatabaseValue, hlc: HLC)]
+  ) -> String {
+    let first = winners[columns[0]]!.hlc
+    if columns.count == dataset.fields.count, winners.values.allSatisfy({ $0.hlc == first }) { return "*=\(first)" }
+    var result = ""
+    result.reserveCapacity(columns.count * (first.description.utf8.count + 16))
+    for column in columns {
+      if !result.isEmpty { result += ";" }
+      result += column
+      result += "="
+      result += winners[column]!.hlc.description
+    }
+    return result
+  }
+}
