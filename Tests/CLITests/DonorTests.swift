@@ -220,6 +220,17 @@ import Testing
     #expect(try db.integrityProblems().isEmpty)
   }
 
+  /// A file read in pieces whose first piece holds only blank lines still finds its header.
+  @Test func blankLinesBeforeTheHeaderAreSkippedHoweverMany() throws {
+    let text =
+      String(repeating: "\r\n", count: 400_000) + "id,kind,status,scheduled_at,completed_at,place,notes\r\n"
+      + "e0b8a9f0-5a3c-4f44-9a77-1c1c2a1d2e3f,plasma,completed,,2025-05-01T10:00:00+02:00,DRK,\r\n"
+    let file = vital.root + "/blank.csv"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+    let run = try vital.run(["donor", "import", file, "--json"])
+    #expect(run.object?["inserted"] as? Int == 1, "\(run.stderr)")
+  }
+
   @Test func importRefusesFoldersAndMissingFiles() throws {
     expectCleanError(try vital.run(["donor", "import", vital.root]), mentioning: "not a regular file")
     expectCleanError(try vital.run(["donor", "import", vital.root + "/nope.csv"]), mentioning: "no such file")

@@ -42,8 +42,8 @@ public enum CSV {
     let ranges = cuts.indices.map { i in
       (range: cuts[i].start..<(i + 1 < cuts.count ? cuts[i + 1].start : text.count), firstLine: cuts[i].line)
     }
-    // Every part is checked before any is parsed: text that is not UTF-8 is that error,
-    // wherever it is, as in a parse of the whole.
+    // A whole parse checks the encoding first: text that is not UTF-8 is the error, wherever
+    // it is, before any error of a part's records.
     let parsed = try ranges.concurrentMap { piece in
       Result { () throws(ParseError) -> [Record] in
         let part = text[piece.range]

@@ -13,13 +13,15 @@ extension DonationStore {
     } catch let error as CSV.ParseError {
       throw ImportError.csv(error)
     }
-    guard let header = pieces.first?.first,
+    // The first record: blank lines may fill the first piece.
+    let first = pieces.firstIndex { !$0.isEmpty }
+    guard let first, case let header = pieces[first][0],
       header.fields == Self.csvHeader || header.fields == Self.csvHeaderBeforeVitals
     else {
-      throw ImportError.header(columns: pieces.first?.first?.fields.count ?? 0)
+      throw ImportError.header(columns: first.map { pieces[$0][0].fields.count } ?? 0)
     }
     let withVitals = header.fields.count == Self.csvHeader.count
-    pieces[0].removeFirst()
+    pieces[first].removeFirst()
     let rows = try Self.read(pieces, DonationCSVParser(columns: header.fields.count, now: now, calendar: calendar))
     let scheduledRows = rows.filter { $0.donation.status == .scheduled }
     if scheduledRows.count > 1 {
