@@ -137,11 +137,11 @@ extension Replica {
         "INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES "
           + Array(repeating: "(?, ?, ?, ?)", count: part.count).joined(separator: ", "), values: values)
     }
-    let records = order.map { records[$0] }
     if let span = dataset.span {
       var days = Set<Int64>()
-      for record in records {
-        if let start = record.winners[span.start]?.value, let end = record.winners[span.end]?.value {
+      for index in order {
+        let winners = records[index].winners
+        if let start = winners[span.start]?.value, let end = winners[span.end]?.value {
           days.formUnion(Self.days(start: start, end: end))
         }
       }

@@ -194,7 +194,9 @@ extension WireChange {
   }
 
   /// `validated`, keeping only the fields `keep` names (every field is checked all the same).
-  func validated(now: Date, maxSkew: TimeInterval, maxValueBytes: Int, keeping keep: (String) -> Bool) throws
+  func validated(
+    now: Date, maxSkew: TimeInterval = 3600, maxValueBytes: Int = .max, keeping keep: (String) -> Bool
+  ) throws
     -> [String: (value: DatabaseValue, hlc: HLC)]
   {
     guard Self.isName(dataset) else { throw ChangeSetError.badDatasetName(dataset) }
@@ -231,7 +233,7 @@ extension WireChange {
     Dataset, [String: (value: DatabaseValue, hlc: HLC)]
   ) {
     let known = datasets.named(dataset)
-    let parsed = try validated(now: now, maxSkew: 3600, maxValueBytes: .max) { name in
+    let parsed = try validated(now: now) { name in
       name == FieldMerge.deleted || known?.fields.contains(name) == true
     }
     guard let known else { throw ChangeSetError.unknownDataset(self.dataset) }
