@@ -15,6 +15,8 @@ public final class Database {
   /// (often the same literal, so the same storage) is cheaper than hashing it.
   private var lastStatement: Statement?
   var transactionDepth = 0
+  /// How long a statement waits for another connection's lock, as opened.
+  let busyTimeoutMilliseconds: Int32
   /// What the program says about the work done on this connection (the command that runs, say).
   /// Storage keeps it for the layers above and never reads it.
   public var labels: [String: String] = [:]
@@ -44,6 +46,7 @@ public final class Database {
     }
     self.handle = db
     self.path = path
+    self.busyTimeoutMilliseconds = options.busyTimeoutMilliseconds
     do {
       sqlite3_extended_result_codes(db, 1)
       try check(sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds), sql: nil)

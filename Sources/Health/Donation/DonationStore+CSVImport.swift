@@ -5,7 +5,8 @@ import Storage
 extension DonationStore {
   /// Reads the whole file, checks every row, then writes all of it in one transaction: new
   /// donations in bulk through the synced write path, changed ones field by field. A large
-  /// file is read and checked in pieces at once, one per core.
+  /// file is read and checked in pieces at once, one per core, and written with a rollback
+  /// journal when nothing else has the database open (`Database.withRollbackJournal`).
   public func importCSV(_ data: Data) throws -> ImportSummary {
     var pieces: [[CSV.Record]]
     do {
@@ -22,16 +23,26 @@ extension DonationStore {
     }
     let withVitals = header.fields.count == Self.csvHeader.count
     pieces[first].removeFirst()
-    let rows = try Self.read(pieces, DonationCSVParser(columns: header.fields.count, now: now, calendar: calendar))
+    let read = try Self.read(pieces, DonationCSVParser(columns: header.fields.count, now: now, calendar: calendar))
+    let rows = read.joined()
     let scheduledRows = rows.filter { $0.donation.status == .scheduled }
     if scheduledRows.count > 1 {
       throw ImportError.row(line: scheduledRows[1].line, "only one appointment can be scheduled at a time")
     }
 
-    var summary = ImportSummary()
     try db.keepJournalsInMemory()
+    let count = read.reduce(0) { $0 + $1.count }
+    let write = { try self.write(rows, count: count, withVitals: withVitals, appointment: scheduledRows.first) }
+    return try count >= Self.rebuildIndexesFrom ? db.withRollbackJournal(write) : write()
+  }
+
+  /// Writes the checked rows in one transaction: changed donations field by field, new ones in bulk.
+  private func write(
+    _ rows: FlattenSequence<[[ImportRow]]>, count: Int, withVitals: Bool, appointment: ImportRow?
+  ) throws -> ImportSummary {
+    var summary = ImportSummary()
     try db.transaction { db in
-      if let row = scheduledRows.first, let current = try scheduled(), current.id != row.donation.id {
+      if let row = appointment, let current = try scheduled(), current.id != row.donation.id {
         throw ImportError.row(
           line: row.line, "you already have a scheduled appointment (\(current.id.prefix(8))); cancel it first")
       }
@@ -41,7 +52,7 @@ extension DonationStore {
         stored[donation.id] = donation
       }
       var new: [(id: String, values: [DatabaseValue])] = []
-      new.reserveCapacity(rows.count)
+      new.reserveCapacity(count)
       for row in rows {
         summary.rows += 1
         guard let old = stored[row.donation.id] else {
@@ -60,7 +71,7 @@ extension DonationStore {
       // In id order the keys of `donation` and `sync_row` grow as they are written: each insert
       // lands on the page the last one did, instead of a random page of a table larger than the
       // cache (ids are random UUIDs).
-      new.sort { $0.id < $1.id }
+      new = Self.inIDOrder(new)
       // Many more new rows than stored ones: one sort for the date index after beats keeping
       // it in order row by row (rows come in id order, so each goes to a random page of it).
       if new.count >= Self.rebuildIndexesFrom && new.count > stored.count {
@@ -83,35 +94,63 @@ extension DonationStore {
     let values: [DatabaseValue]
   }
 
-  /// Every row of `pieces`, checked on as many threads, in file order. The error is the one a
-  /// read from the top meets first: a bad row, or an id already seen above it.
-  static func read(_ pieces: consuming [[CSV.Record]], _ parser: DonationCSVParser) throws -> [ImportRow] {
-    let read = try pieces.concurrentMap { (records: consuming [CSV.Record]) -> ([ImportRow], (any Error)?) in
-      var rows: [ImportRow] = []
-      rows.reserveCapacity(records.count)
+  /// Every row of `pieces`, checked on as many threads, piece by piece in file order. The error
+  /// is the one a read from the top meets first: a bad row, or an id already seen above it.
+  static func read(_ pieces: consuming [[CSV.Record]], _ parser: DonationCSVParser) throws -> [[ImportRow]] {
+    // Each piece is read up to its first problem, with its ids and their lines, on its thread.
+    let read = try pieces.concurrentMap { (records: consuming [CSV.Record]) -> Piece in
+      var piece = Piece()
+      piece.rows.reserveCapacity(records.count)
+      piece.lines.reserveCapacity(records.count)
       for record in records {
         do {
           let donation = try parser.donation(record)
-          rows.append(ImportRow(line: record.line, donation: donation, values: values(donation)))
+          if let first = piece.lines.updateValue(record.line, forKey: donation.id) {
+            throw ImportError.row(line: record.line, "id \(donation.id) appears again (first on line \(first))")
+          }
+          piece.rows.append(ImportRow(line: record.line, donation: donation, values: values(donation)))
         } catch {
-          return (rows, error)
+          piece.failure = error
+          break
         }
       }
-      return (rows, nil)
+      return piece
     }
-    var rows: [ImportRow] = []
-    rows.reserveCapacity(read.reduce(0) { $0 + $1.0.count })
-    var seen: [String: Int] = [:]
-    seen.reserveCapacity(rows.capacity)
-    for (piece, failure) in read {
-      for row in piece {
-        if let first = seen.updateValue(row.line, forKey: row.donation.id) {
+    // Then, from the top, ids that an earlier piece had: every earlier piece was read whole (or
+    // its problem thrown), so at most one of them has the id.
+    for (index, piece) in read.enumerated() {
+      let earlier = read[..<index]
+      for row in piece.rows where !earlier.isEmpty {
+        if let first = earlier.lazy.compactMap({ $0.lines[row.donation.id] }).first {
           throw ImportError.row(line: row.line, "id \(row.donation.id) appears again (first on line \(first))")
         }
-        rows.append(row)
       }
-      if let failure { throw failure }
+      if let failure = piece.failure { throw failure }
     }
-    return rows
+    return read.map(\.rows)
+  }
+
+  /// The rows of one piece up to its first problem, and the line of each id.
+  private struct Piece: Sendable {
+    var rows: [ImportRow] = []
+    var lines: [String: Int] = [:]
+    var failure: (any Error)?
+  }
+
+  /// `records` in the order SQLite keeps their ids (by bytes): sorted by each id's first eight
+  /// bytes read as one number, the whole id only where those are equal. Comparing the ids as
+  /// strings took most of the sort.
+  static func inIDOrder(_ records: [(id: String, values: [DatabaseValue])]) -> [(id: String, values: [DatabaseValue])] {
+    var order = records.indices.map { index in
+      var prefix: UInt64 = 0
+      var count = 0
+      for byte in records[index].id.utf8.prefix(8) {
+        prefix = prefix << 8 | UInt64(byte)
+        count += 1
+      }
+      return (prefix: prefix << (8 * (8 - count)), index: index)
+    }
+    order.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : records[$0.index].id < records[$1.index].id }
+    return order.map { records[$0.index] }
   }
 }
