@@ -12,12 +12,15 @@ extension Replica {
     public let hlc: HLC
   }
 
-  /// The oldest `limit` outbox entries; a whole-record entry becomes one entry per field of its
-  /// dataset in `datasets`, each with the value and clock the record holds now.
-  public func pending(limit: Int, in datasets: [Dataset]) throws -> [Pending] {
+  /// The oldest `limit` outbox entries (after `seq`, when given); a whole-record entry becomes one
+  /// entry per field of its dataset in `datasets`, each with the value and clock the record holds now.
+  public func pending(limit: Int, after seq: Int64 = 0, in datasets: [Dataset]) throws -> [Pending] {
     let raw = try db.query(
-      "SELECT seq, dataset, row_id, field, value, hlc FROM sync_outbox WHERE account_id = ? ORDER BY seq LIMIT ?",
-      accountID, limit
+      """
+      SELECT seq, dataset, row_id, field, value, hlc FROM sync_outbox WHERE account_id = ? AND seq > ?
+      ORDER BY seq LIMIT ?
+      """,
+      accountID, seq, limit
     ) { row in
       guard let hlc = HLC(try row.get(5, as: String.self)) else {
         throw StorageError.typeMismatch(column: "hlc", expected: "a clock reading", sql: nil)

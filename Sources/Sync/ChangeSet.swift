@@ -146,6 +146,9 @@ public struct SyncLimits: Codable, Equatable, Sendable {
     self.valueBytes = valueBytes
   }
 
+  /// Records one request may push: a bound of the protocol, not stated in answers.
+  public static let changesPerRequest = 5000
+
   /// A server's defaults: 10 MiB a request, and room for a sealed `Replica.maxValueBytes` value.
   public static let standard = SyncLimits(bodyBytes: 10 << 20, valueBytes: Replica.maxValueBytes * 3 / 2)
 }

@@ -1,3 +1,4 @@
+import Cryptography
 import Foundation
 import Replication
 import Storage
@@ -14,16 +15,20 @@ extension SyncClient {
     var id: String
   }
 
-  /// The next outbox entries to push: whole records, at most `batchSize` entries and about
-  /// `budget` bytes on the wire. A record holding a value larger than any server takes is set
-  /// aside on the way (`setAside` collects them).
-  func nextBatch(budget: Int, sealed: Bool, setAside: inout [Replica.SetAside]) throws -> [Replica.Pending] {
+  /// The next outbox entries to push (after `seq`: those of a request still on its way wait
+  /// there): whole records, at most `batchSize` entries, `SyncLimits.changesPerRequest` records
+  /// and about `budget` bytes on the wire. A record holding a value larger than any server takes
+  /// is set aside on the way (`setAside` collects them).
+  func nextBatch(after seq: Int64 = 0, budget: Int, sealed: Bool, setAside: inout [Replica.SetAside]) throws
+    -> [Replica.Pending]
+  {
     // Records still set aside (the sync began by queueing again those that fit) stay out: an
     // edit of one field would reach other devices as a record with only that field. It goes
     // whole once it fits.
     let held = Set(try replica.setAsideRecords().map { $0.dataset + "\u{0}" + $0.id })
     while true {
-      let pending = Self.wholeRecords(try replica.pending(limit: batchSize, in: datasets), full: batchSize)
+      let pending = Self.wholeRecords(
+        try replica.pending(limit: batchSize, after: seq, in: datasets), full: batchSize)
       if let kept = pending.first(where: { held.contains($0.dataset + "\u{0}" + $0.id) }) {
         try replica.dropFromOutbox(kept.dataset, id: kept.id)
         continue
@@ -48,12 +53,20 @@ extension SyncClient {
     return Replica.SetAside(dataset: dataset, id: id, reason: reason, bytes: bytes, at: now)
   }
 
-  /// The first entries of `pending` that fit `budget` estimated bytes, ending on a whole
-  /// record; the first record goes alone when it is larger than the budget by itself.
-  static func cut(_ pending: [Replica.Pending], budget: Int, sealed: Bool) -> [Replica.Pending] {
+  /// The first entries of `pending` that fit `budget` estimated bytes and `records` records,
+  /// ending on a whole record; the first record goes alone when it is larger than the budget
+  /// by itself.
+  static func cut(
+    _ pending: [Replica.Pending], budget: Int, sealed: Bool, records: Int = SyncLimits.changesPerRequest
+  ) -> [Replica.Pending] {
     var total = 0
+    var seen = Set<String>()
     for (index, entry) in pending.enumerated() {
       total += estimatedBytes(entry, sealed: sealed)
+      // A record begins here that no longer fits the count: the ones before it go, whole.
+      if seen.insert(entry.dataset + "\u{0}" + entry.id).inserted, seen.count > records {
+        return Array(pending[..<index])
+      }
       guard total > budget, index > 0 else { continue }
       // A whole-record entry expands to several with one seq: never split one.
       var end = index
@@ -75,5 +88,69 @@ extension SyncClient {
   static func estimatedBytes(_ entry: Replica.Pending, sealed: Bool) -> Int {
     let value = Replica.byteCount(of: entry.value)
     return 96 + entry.field.utf8.count + entry.id.utf8.count + (sealed ? value * 4 / 3 + 96 : value + value / 16)
+  }
+
+  /// A push batch read from the outbox and made ready to go: its entries, and its records as
+  /// they travel (sealed, their blobs uploaded), cut to `budget` bytes.
+  struct Batch {
+    var pending: [Replica.Pending]
+    var outgoing: [Outgoing]
+    var budget: Int
+  }
+
+  /// The next batch after outbox entry `seq`, ready to send.
+  func prepare(after seq: Int64, budget: Int, sealer: Sealer?, token: String, setAside: inout [Replica.SetAside])
+    async throws -> Batch
+  {
+    let pending = try nextBatch(after: seq, budget: budget, sealed: sealer != nil, setAside: &setAside)
+    return Batch(
+      pending: pending, outgoing: try await outgoing(Self.group(pending), sealer: sealer, token: token), budget: budget)
+  }
+
+  /// Outbox entries as records: the newest value of each field (later entries of a device's
+  /// outbox carry later clock readings).
+  static func group(_ pending: [Replica.Pending]) -> [WireChange] {
+    var order: [String] = []
+    var records: [String: WireChange] = [:]
+    for entry in pending {
+      let key = entry.dataset + "\u{0}" + entry.id
+      if records[key] == nil {
+        order.append(key)
+        records[key] = WireChange(dataset: entry.dataset, id: entry.id, fields: [:])
+      }
+      records[key]!.fields[entry.field] = WireField(value: WireValue(entry.value), hlc: entry.hlc.description)
+    }
+    return order.compactMap { records[$0] }
+  }
+
+  /// The changes as they go on the wire, blob bytes uploaded first (sealed when encryption is
+  /// on: a sealed blob's server name is the hash of its sealed bytes).
+  func outgoing(_ changes: [WireChange], sealer: Sealer?, token: String) async throws -> [Outgoing] {
+    var wire: [Outgoing] = []
+    wire.reserveCapacity(changes.count)
+    for change in changes {
+      guard change.dataset == Dataset.blobName else {
+        wire.append(Outgoing(wire: try sealer?.seal(change) ?? change, dataset: change.dataset, id: change.id))
+        continue
+      }
+      let data = try db.scalar(
+        Data.self, "SELECT data FROM blob WHERE account_id = ? AND sha256 = ?", accountID, change.id)
+      guard let sealer else {
+        // Dropped from this device's cache: the server keeps its copy.
+        if let data {
+          _ = try await send(
+            "PUT", "/v1/blobs/\(change.id)", body: data, token: token, contentType: "application/octet-stream")
+        }
+        wire.append(Outgoing(wire: change, dataset: change.dataset, id: change.id))
+        continue
+      }
+      guard let data else { continue }  // sealed blobs are named by their bytes: none, no name
+      let sealed = try sealer.sealBlob(data)
+      let sealedChange = try sealer.seal(change, sealedBlob: sealed)
+      _ = try await send(
+        "PUT", "/v1/blobs/\(sealedChange.id)", body: sealed, token: token, contentType: "application/octet-stream")
+      wire.append(Outgoing(wire: sealedChange, dataset: change.dataset, id: change.id))
+    }
+    return wire
   }
 }

@@ -16,7 +16,7 @@ public final class SyncClient {
   public let url: URL
   let session: URLSession
   /// Outbox entries per request at most; a push is also cut by bytes (`SyncClient+Batches`).
-  public var batchSize = 2000
+  public var batchSize = 20_000
   /// How many pulled records at most wait to be applied in one transaction with the next pages.
   public var heldRecords = 25_000
   /// What the server takes in one request: its defaults until a sync answer says otherwise.
@@ -111,9 +111,14 @@ public final class SyncClient {
     var budget = limits.bodyBytes / 2
     // Pulled records not applied yet, and the newest clock among them.
     var held: (records: [Replica.Incoming], newest: HLC?) = ([], nil)
+    // The batch after the one on its way, read while the server merged that one.
+    var prepared: Batch?
     while true {
-      let pending = try nextBatch(budget: budget, sealed: sealer != nil, setAside: &summary.setAside)
-      let outgoing = try await outgoing(Self.group(pending), sealer: sealer, token: token)
+      let batch =
+        if let next = prepared.take(), next.budget == budget { next } else {
+          try await prepare(after: 0, budget: budget, sealer: sealer, token: token, setAside: &summary.setAside)
+        }
+      let (pending, outgoing) = (batch.pending, batch.outgoing)
       let changes = outgoing.map(\.wire)
       let since = summary.cursor
       let received: Received
@@ -137,8 +142,20 @@ public final class SyncClient {
             }
             continue
           }
-          received = Received(
-            since: since, response: try await Self.exchange(body, url: url, session: session, token: token))
+          let request = Self.start(body, url: url, session: session, token: token)
+          // While the server merges this batch the next one is read and sealed: each waited for
+          // the other. It is read before the answer is merged, so a field the answer brings newer
+          // goes older, and loses to the newer one on the server by its clock.
+          do {
+            if let last = pending.last {
+              prepared = try await prepare(
+                after: last.seq, budget: budget, sealer: sealer, token: token, setAside: &summary.setAside)
+            }
+          } catch {
+            request.cancel()
+            throw error
+          }
+          received = Received(since: since, response: try await request.value)
         }
         prefetched = nil
       } catch SyncError.resyncRequired where resyncs < 2 {
@@ -148,6 +165,7 @@ public final class SyncClient {
         if resyncs == 0 { try replica.requeueAll() }
         resyncs += 1
         prefetched = nil
+        prepared = nil
         summary.cursor = nil
         continue
       } catch SyncError.clockAhead(let serverTime) where restamps < 1 {
@@ -155,11 +173,13 @@ public final class SyncClient {
         // server's time, and the clock starts from there (docs/sync-protocol.md, "The clock").
         restamps += 1
         prefetched = nil
+        prepared = nil
         try replica.restamp(after: serverTime)
         continue
       } catch SyncError.tooLarge(let message, let dataset, let id) where !outgoing.isEmpty {
         // The server names the record it refused, or the request was too large as a whole.
         prefetched = nil
+        prepared = nil
         let named = outgoing.first { $0.wire.dataset == dataset && $0.wire.id == id }
         if let refused = named ?? (outgoing.count == 1 ? outgoing[0] : nil) {
           summary.setAside.append(
@@ -279,6 +299,11 @@ public final class SyncClient {
     }
   }
 
+  /// One sync request (encoded) on its way.
+  static func start(_ body: Data, url: URL, session: URLSession, token: String) -> Task<SyncResponse, any Error> {
+    Task { try await exchange(body, url: url, session: session, token: token) }
+  }
+
   /// One sync request (encoded) and its answer.
   static func exchange(_ body: Data, url: URL, session: URLSession, token: String) async throws -> SyncResponse {
     let data = try await send("POST", "/v1/sync", body: body, token: token, url: url, session: session)
@@ -296,53 +321,6 @@ public final class SyncClient {
       let start = pending.firstIndex(where: { $0.dataset == last.dataset && $0.id == last.id }), start > 0
     else { return pending }
     return Array(pending[..<start])
-  }
-
-  /// Outbox entries as records: the newest value of each field (later entries of a device's
-  /// outbox carry later clock readings).
-  static func group(_ pending: [Replica.Pending]) -> [WireChange] {
-    var order: [String] = []
-    var records: [String: WireChange] = [:]
-    for entry in pending {
-      let key = entry.dataset + "\u{0}" + entry.id
-      if records[key] == nil {
-        order.append(key)
-        records[key] = WireChange(dataset: entry.dataset, id: entry.id, fields: [:])
-      }
-      records[key]!.fields[entry.field] = WireField(value: WireValue(entry.value), hlc: entry.hlc.description)
-    }
-    return order.compactMap { records[$0] }
-  }
-
-  /// The changes as they go on the wire, blob bytes uploaded first (sealed when encryption is
-  /// on: a sealed blob's server name is the hash of its sealed bytes).
-  private func outgoing(_ changes: [WireChange], sealer: Sealer?, token: String) async throws -> [Outgoing] {
-    var wire: [Outgoing] = []
-    wire.reserveCapacity(changes.count)
-    for change in changes {
-      guard change.dataset == Dataset.blobName else {
-        wire.append(Outgoing(wire: try sealer?.seal(change) ?? change, dataset: change.dataset, id: change.id))
-        continue
-      }
-      let data = try db.scalar(
-        Data.self, "SELECT data FROM blob WHERE account_id = ? AND sha256 = ?", accountID, change.id)
-      guard let sealer else {
-        // Dropped from this device's cache: the server keeps its copy.
-        if let data {
-          _ = try await send(
-            "PUT", "/v1/blobs/\(change.id)", body: data, token: token, contentType: "application/octet-stream")
-        }
-        wire.append(Outgoing(wire: change, dataset: change.dataset, id: change.id))
-        continue
-      }
-      guard let data else { continue }  // sealed blobs are named by their bytes: none, no name
-      let sealed = try sealer.sealBlob(data)
-      let sealedChange = try sealer.seal(change, sealedBlob: sealed)
-      _ = try await send(
-        "PUT", "/v1/blobs/\(sealedChange.id)", body: sealed, token: token, contentType: "application/octet-stream")
-      wire.append(Outgoing(wire: sealedChange, dataset: change.dataset, id: change.id))
-    }
-    return wire
   }
 
   /// A page as local records: opened when encryption is on, with the bytes of its blobs.

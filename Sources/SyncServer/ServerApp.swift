@@ -14,7 +14,7 @@ public struct ServerConfiguration: Sendable {
   public var bodyLimit = SyncLimits.standard.bodyBytes
   /// The longest value a change may carry, as it travels (sealed or not).
   public var valueLimit = SyncLimits.standard.valueBytes
-  public var maxChangesPerRequest = 5000
+  public var maxChangesPerRequest = SyncLimits.changesPerRequest
   public var pageSize = 5000
   /// A pull page stops after the record that takes it past this many bytes of fields, so an
   /// answer stays near this size whatever the records hold.

@@ -1,0 +1,43 @@
+import Foundation
+import Storage
+import Sync
+import Testing
+
+@testable import Replication
+@testable import SyncHTTP
+
+/// A push batch stops at the records one request may carry as well as at its bytes, and never
+/// in the middle of a record.
+@Suite struct PushBatchTests {
+  let clock = HLC("2026-11-25T10:00:00.000Z-0000-00000000000000aa")!
+
+  func entries(_ names: [String]) -> [Replica.Pending] {
+    names.enumerated().map { seq, name in
+      let parts = name.split(separator: ".")
+      return Replica.Pending(
+        seq: Int64(seq + 1), dataset: "donation", id: String(parts[0]), field: String(parts[1]), value: .text("x"),
+        hlc: clock)
+    }
+  }
+
+  func cut(_ names: [String], records: Int, budget: Int = 1 << 20) -> [String] {
+    SyncClient.cut(entries(names), budget: budget, sealed: false, records: records).map { "\($0.id).\($0.field)" }
+  }
+
+  @Test func aBatchHoldsAtMostTheRecordsARequestMayCarry() {
+    let many = (0..<12).map { "r\($0).place" }
+    #expect(cut(many, records: 5) == Array(many.prefix(5)))
+    #expect(cut(many, records: 12) == many)
+    #expect(
+      cut(["a.kind", "a.place", "b.kind", "b.place", "c.kind"], records: 2) == [
+        "a.kind", "a.place", "b.kind", "b.place",
+      ])
+    // A record already in the batch may come again further on: it does not count twice.
+    #expect(cut(["a.kind", "b.kind", "a.place", "c.kind"], records: 2) == ["a.kind", "b.kind", "a.place"])
+  }
+
+  @Test func theDefaultIsTheServersBound() {
+    let many = (0..<(SyncLimits.changesPerRequest + 10)).map { "r\($0).place" }
+    #expect(SyncClient.cut(entries(many), budget: 1 << 30, sealed: false).count == SyncLimits.changesPerRequest)
+  }
+}
