@@ -1,9 +1,6 @@
+import AsyncHTTPClient
 import Foundation
 import Sync
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 
 extension SyncClient {
   public struct ServerVersion: Equatable, Sendable {
@@ -18,26 +15,24 @@ extension SyncClient {
   /// What `GET /v1/version` says, asked once with a short timeout (a status line must not hang
   /// on an unreachable server); nil from a server older than the endpoint (404).
   public func serverVersion(timeout: TimeInterval = 5) async throws -> ServerVersion? {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = timeout
-    let session = URLSession(configuration: configuration)
-    defer { session.finishTasksAndInvalidate() }
+    let request = HTTPClientRequest(url: url.appendingPathComponent("v1/version").absoluteString)
+    let status: Int
     let data: Data
-    let response: URLResponse
     do {
-      (data, response) = try await session.data(from: url.appendingPathComponent("v1/version"))
+      let response = try await Self.http.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
+      status = Int(response.status.code)
+      data = Data(try await response.body.collect(upTo: 1 << 16).readableBytesView)
     } catch {
-      throw SyncError.unreachable(url.absoluteString, reason: (error as NSError).localizedDescription)
+      throw SyncError.unreachable(url.absoluteString, reason: Self.reason(error))
     }
-    guard let http = response as? HTTPURLResponse else { throw SyncError.badResponse("not HTTP") }
-    if http.statusCode == 404 { return nil }
+    if status == 404 { return nil }
     struct Body: Decodable {
       let server: String
       let version: String
       let `protocol`: Int
     }
-    guard http.statusCode == 200, let body = try? JSONDecoder().decode(Body.self, from: data) else {
-      throw SyncError.badResponse("GET /v1/version answered \(http.statusCode) without a version")
+    guard status == 200, let body = try? JSONDecoder().decode(Body.self, from: data) else {
+      throw SyncError.badResponse("GET /v1/version answered \(status) without a version")
     }
     return ServerVersion(server: body.server, version: body.version, syncProtocol: body.protocol)
   }

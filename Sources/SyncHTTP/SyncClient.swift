@@ -4,17 +4,12 @@ import Replication
 import Storage
 import Sync
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Talks to `vital serve` for one local account: remote accounts, sessions, and the sync loop.
 public final class SyncClient {
   let db: Database
   let accountID: String
   let now: Date
   public let url: URL
-  let session: URLSession
   /// Outbox entries per request at most; a push is also cut by bytes (`SyncClient+Batches`).
   public var batchSize = 20_000
   /// How many pulled records at most wait to be applied in one transaction with the next pages.
@@ -37,9 +32,6 @@ public final class SyncClient {
     self.accountID = accountID
     self.now = now
     self.url = url
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = 60
-    session = URLSession(configuration: configuration)
   }
 
   var replica: Replica { Replica(db: db, accountID: accountID, now: now) }
@@ -142,7 +134,7 @@ public final class SyncClient {
             }
             continue
           }
-          let request = Self.start(body, url: url, session: session, token: token)
+          let request = Self.start(body, url: url, token: token)
           // While the server merges this batch the next one is read and sealed: each waited for
           // the other. It is read before the answer is merged, so a field the answer brings newer
           // goes older, and loses to the newer one on the server by its clock.
@@ -201,7 +193,7 @@ public final class SyncClient {
       let response = received.response
       if changes.isEmpty && response.hasMore {
         prefetched = Self.prefetch(
-          since: response.cursor, key: key, url: url, session: session, token: token, datasets: datasets)
+          since: response.cursor, key: key, url: url, token: token, datasets: datasets)
       }
       // Nothing of a page is applied unless all of it opens.
       if response.encrypted, sealer == nil { throw SyncError.encrypted }
@@ -283,30 +275,30 @@ public final class SyncClient {
   /// The next page, requested while this one is applied; sealed pages are opened on the way,
   /// on another core than the one writing the database.
   static func prefetch(
-    since cursor: String, key: DataKey?, url: URL, session: URLSession, token: String, datasets: [Dataset]
+    since cursor: String, key: DataKey?, url: URL, token: String, datasets: [Dataset]
   ) -> Task<Received, any Error> {
     Task {
       let response = try await exchange(
-        WireJSON.encode(SyncRequest(since: cursor, changes: [], keyID: key?.keyID)), url: url, session: session,
+        WireJSON.encode(SyncRequest(since: cursor, changes: [], keyID: key?.keyID)), url: url,
         token: token)
       guard let key, response.encrypted else {
         return Received(since: cursor, response: response, checked: check(response.changes, in: datasets))
       }
       let opened = try await open(
-        response.changes, sealer: try Sealer(key: key), url: url, session: session, token: token)
+        response.changes, sealer: try Sealer(key: key), url: url, token: token)
       // Not checked here: opening is the slower side of a sealed pull.
       return Received(since: cursor, response: response, opened: opened)
     }
   }
 
   /// One sync request (encoded) on its way.
-  static func start(_ body: Data, url: URL, session: URLSession, token: String) -> Task<SyncResponse, any Error> {
-    Task { try await exchange(body, url: url, session: session, token: token) }
+  static func start(_ body: Data, url: URL, token: String) -> Task<SyncResponse, any Error> {
+    Task { try await exchange(body, url: url, token: token) }
   }
 
   /// One sync request (encoded) and its answer.
-  static func exchange(_ body: Data, url: URL, session: URLSession, token: String) async throws -> SyncResponse {
-    let data = try await send("POST", "/v1/sync", body: body, token: token, url: url, session: session)
+  static func exchange(_ body: Data, url: URL, token: String) async throws -> SyncResponse {
+    let data = try await send("POST", "/v1/sync", body: body, token: token, url: url)
     guard let parsed = try? WireJSON.syncResponse(data) else {
       throw SyncError.badResponse("the sync answer is not the JSON of docs/sync-protocol.md")
     }
@@ -328,10 +320,10 @@ public final class SyncClient {
     [WireChange], [String: Data]
   ) {
     guard let sealer else { return (changes, try await downloadBlobs(for: changes, token: token)) }
-    return try await Self.open(changes, sealer: sealer, url: url, session: session, token: token)
+    return try await Self.open(changes, sealer: sealer, url: url, token: token)
   }
 
-  static func open(_ changes: [WireChange], sealer: Sealer, url: URL, session: URLSession, token: String)
+  static func open(_ changes: [WireChange], sealer: Sealer, url: URL, token: String)
     async throws -> ([WireChange], [String: Data])
   {
     var opened: [WireChange] = []
@@ -344,7 +336,7 @@ public final class SyncClient {
       }
       guard
         let sealed = try? await send(
-          "GET", "/v1/blobs/\(change.id)", body: nil, token: token, url: url, session: session),
+          "GET", "/v1/blobs/\(change.id)", body: nil, token: token, url: url),
         Crypto.sha256Hex(sealed) == change.id
       else { continue }  // missing or damaged on the server: the record waits for a later sync
       let data = try sealer.openBlob(sealed)

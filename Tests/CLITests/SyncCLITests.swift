@@ -262,7 +262,13 @@ import Testing
       mentioning: "wrong email or password")
     #expect(try c.run(["remote", "set", "http://127.0.0.1:9"]).status == 0)
     expectCleanError(
-      try c.run(["remote", "login", "--password-stdin"], stdin: "whatever it is\n"), mentioning: "cannot reach")
+      try c.run(["remote", "login", "--password-stdin"], stdin: "whatever it is\n"),
+      mentioning: "cannot reach http://127.0.0.1:9 (connection refused)")
+    // A name that does not resolve is said in words, not as the network library's type.
+    #expect(try c.run(["remote", "set", "http://nowhere.local:8080"]).status == 0)
+    let nowhere = try c.run(["remote", "login", "--password-stdin"], stdin: "whatever it is\n")
+    expectCleanError(nowhere, mentioning: "cannot reach http://nowhere.local:8080 (")
+    #expect(!nowhere.stderr.contains("NIO"), "\(nowhere.stderr)")
   }
 
   @Test func aKilledServerLosesNothingThatWasAcknowledged() throws {
