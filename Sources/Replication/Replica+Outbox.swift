@@ -14,7 +14,11 @@ extension Replica {
 
   /// The oldest `limit` outbox entries (after `seq`, when given); a whole-record entry becomes one
   /// entry per field of its dataset in `datasets`, each with the value and clock the record holds now.
-  public func pending(limit: Int, after seq: Int64 = 0, in datasets: [Dataset]) throws -> [Pending] {
+  /// Reading whole records stops once `full` says the entries so far are enough (it is handed
+  /// those of each record read): each costs two reads, and a batch may take far fewer.
+  public func pending(
+    limit: Int, after seq: Int64 = 0, in datasets: [Dataset], until full: ([Pending]) -> Bool = { _ in false }
+  ) throws -> [Pending] {
     let raw = try db.query(
       """
       SELECT seq, dataset, row_id, field, value, hlc FROM sync_outbox WHERE account_id = ? AND seq > ?
@@ -32,41 +36,47 @@ extension Replica {
     guard raw.contains(where: { $0.field == "*" }) else { return raw }
     var expanded: [Pending] = []
     for entry in raw {
-      guard entry.field == "*", let dataset = datasets.named(entry.dataset) else {
-        expanded.append(entry)
-        continue
-      }
-      let clocks = try self.clocks(dataset, entry.id)
-      let columns = dataset.fields.map { "\"\($0)\"" }.joined(separator: ", ")
-      guard
-        let values = try db.queryFirst(
-          "SELECT \(columns) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", entry.id, accountID,
-          row: { row in (0..<row.count).map { row[$0] } })
-      else {
-        // Deleted: the tombstone travels (requeued records include deleted ones; a record
-        // forgotten as a cache has no tombstone and is not sent).
-        if let state = FieldMerge.deletion(in: clocks), state.kind != .restored {
-          expanded.append(
-            Pending(
-              seq: entry.seq, dataset: entry.dataset, id: entry.id, field: FieldMerge.deleted,
-              value: state.kind.value, hlc: state.hlc))
-        }
-        continue
-      }
-      if let restored = clocks[FieldMerge.restored] {
-        expanded.append(
-          Pending(
-            seq: entry.seq, dataset: entry.dataset, id: entry.id, field: FieldMerge.deleted,
-            value: FieldMerge.Deletion.restored.value, hlc: restored))
-      }
-      for (field, value) in zip(dataset.fields, values) {
-        expanded.append(
-          Pending(
-            seq: entry.seq, dataset: entry.dataset, id: entry.id, field: field, value: value,
-            hlc: clocks[field] ?? entry.hlc))
-      }
+      let entries = try expand(entry, in: datasets)
+      expanded += entries
+      if full(entries) { break }
     }
     return expanded
+  }
+
+  /// An outbox entry as sent: itself, or for a whole-record entry one per field of the record
+  /// (or its tombstone).
+  private func expand(_ entry: Pending, in datasets: [Dataset]) throws -> [Pending] {
+    guard entry.field == "*", let dataset = datasets.named(entry.dataset) else { return [entry] }
+    let clocks = try self.clocks(dataset, entry.id)
+    let columns = dataset.fields.map { "\"\($0)\"" }.joined(separator: ", ")
+    guard
+      let values = try db.queryFirst(
+        "SELECT \(columns) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", entry.id, accountID,
+        row: { row in (0..<row.count).map { row[$0] } })
+    else {
+      // Deleted: the tombstone travels (requeued records include deleted ones; a record
+      // forgotten as a cache has no tombstone and is not sent).
+      guard let state = FieldMerge.deletion(in: clocks), state.kind != .restored else { return [] }
+      return [
+        Pending(
+          seq: entry.seq, dataset: entry.dataset, id: entry.id, field: FieldMerge.deleted, value: state.kind.value,
+          hlc: state.hlc)
+      ]
+    }
+    var entries: [Pending] = []
+    if let restored = clocks[FieldMerge.restored] {
+      entries.append(
+        Pending(
+          seq: entry.seq, dataset: entry.dataset, id: entry.id, field: FieldMerge.deleted,
+          value: FieldMerge.Deletion.restored.value, hlc: restored))
+    }
+    for (field, value) in zip(dataset.fields, values) {
+      entries.append(
+        Pending(
+          seq: entry.seq, dataset: entry.dataset, id: entry.id, field: field, value: value,
+          hlc: clocks[field] ?? entry.hlc))
+    }
+    return entries
   }
 
   public func pendingCount() throws -> Int {

@@ -27,8 +27,18 @@ extension SyncClient {
     // whole once it fits.
     let held = Set(try replica.setAsideRecords().map { $0.dataset + "\u{0}" + $0.id })
     while true {
-      let pending = Self.wholeRecords(
-        try replica.pending(limit: batchSize, after: seq, in: datasets), full: batchSize)
+      // Whole records are read only until the batch would be over its bytes or its count: `cut`
+      // then ends it before the record that went over.
+      var bytes = 0
+      var records = Set<String>()
+      let read = try replica.pending(limit: batchSize, after: seq, in: datasets) { entries in
+        for entry in entries {
+          bytes += Self.estimatedBytes(entry, sealed: sealed)
+          records.insert(entry.dataset + "\u{0}" + entry.id)
+        }
+        return bytes > budget || records.count > SyncLimits.changesPerRequest
+      }
+      let pending = Self.wholeRecords(read, full: batchSize)
       if let kept = pending.first(where: { held.contains($0.dataset + "\u{0}" + $0.id) }) {
         try replica.dropFromOutbox(kept.dataset, id: kept.id)
         continue

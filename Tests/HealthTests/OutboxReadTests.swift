@@ -1,0 +1,37 @@
+import Foundation
+import Replication
+import Schema
+import Storage
+import Testing
+
+/// Whole-record outbox entries are read only as far as the batch needs: each costs two reads.
+@Suite struct OutboxReadTests {
+  @Test func wholeRecordsAreReadUntilTheCallerHasEnough() throws {
+    let account = try TestAccount()
+    let replica = Replica(
+      db: account.db, accountID: account.account.id, now: Date(timeIntervalSince1970: 1_790_000_000))
+    let records = (0..<50).map { i -> (id: String, values: [DatabaseValue]) in
+      let values: [String: DatabaseValue] = [
+        "kind": .text("plasma"), "status": .text("completed"), "completed_at": .text("2026-01-01T10:00:00.000Z"),
+        "place": .text("Centre \(i)"),
+      ]
+      return (String(format: "r%02d", i), Dataset.donation.fields.map { values[$0] ?? .null })
+    }
+    #expect(try account.db.transaction { _ in try replica.insertNew(.donation, records) } == 50)
+    let all = try replica.pending(limit: 1000, in: VitalSchema.datasets)
+    #expect(Set(all.map(\.id)).count == 50)
+    #expect(all.count == 50 * Dataset.donation.fields.count, "one entry per field of each record")
+
+    var seen: [String] = []
+    let some = try replica.pending(limit: 1000, in: VitalSchema.datasets) { entries in
+      #expect(Set(entries.map(\.id)).count == 1, "handed one record at a time")
+      seen.append(entries[0].id)
+      return seen.count == 7
+    }
+    #expect(seen.count == 7, "no record read after the caller had enough")
+    #expect(some.map(\.id) == all.prefix(7 * Dataset.donation.fields.count).map(\.id))
+    // After the seventh record's entry: the rest, in order.
+    let rest = try replica.pending(limit: 1000, after: some.last!.seq, in: VitalSchema.datasets)
+    #expect(rest.map(\.id) == all.dropFirst(some.count).map(\.id))
+  }
+}
