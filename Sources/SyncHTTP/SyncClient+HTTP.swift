@@ -11,7 +11,7 @@ extension SyncClient {
 
   /// One client for the process: its connections stay open from one request to the next.
   /// Foundation's URLSession on Linux spent more CPU moving a first push than the server spent
-  /// merging it (a dispatch source or timer rebuilt at nearly every step of a transfer).
+  /// merging it: in a profile, mostly its dispatch threads waking one another (eventfd, futex).
   static let http: HTTPClient = {
     // A refused connection fails at once: `send` retries it a few times, briefly, where the
     // client would keep trying until its connect timeout (10 s each time).
