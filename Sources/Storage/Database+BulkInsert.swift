@@ -37,10 +37,10 @@ extension Database {
   /// in the log as usual. While `body` runs, another connection that wants to read waits for the
   /// commit, as a writer would in any mode. The log is back after, also when `body` fails; if
   /// another connection holds the database past the busy timeout then, the next open brings it
-  /// back (every open asks for WAL). Not inside a transaction: the mode changes only outside one.
+  /// back (every open asks for WAL). Inside a transaction `body` runs as it is: the mode changes
+  /// only between transactions.
   public func withRollbackJournal<T>(_ body: () throws -> T) throws -> T {
-    precondition(!isInTransaction, "the journal mode changes only between transactions")
-    guard try scalar(String.self, "PRAGMA journal_mode") == "wal" else { return try body() }
+    guard !isInTransaction, try scalar(String.self, "PRAGMA journal_mode") == "wal" else { return try body() }
     sqlite3_busy_timeout(handle, 0)
     let switched = (try? scalar(String.self, "PRAGMA journal_mode=DELETE")) == "delete"
     sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)

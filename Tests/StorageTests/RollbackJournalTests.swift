@@ -47,6 +47,16 @@ import Testing
     #expect(try mode(db) == "wal")
   }
 
+  @Test func insideATransactionItStaysInTheLog() throws {
+    try db.transaction { db in
+      try db.withRollbackJournal {
+        #expect(try mode(db) == "wal")
+        try db.execute("INSERT INTO item (id, body) VALUES (1, 'a')")
+      }
+    }
+    #expect(try db.scalar(Int.self, "SELECT count(*) FROM item") == 1)
+  }
+
   @Test func aFailureLeavesNothingWrittenAndTheLogBack() throws {
     #expect(throws: Boom.self) {
       try db.withRollbackJournal {
