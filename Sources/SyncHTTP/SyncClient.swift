@@ -105,21 +105,46 @@ public final class SyncClient {
     var held: (records: [Replica.Incoming], newest: HLC?) = ([], nil)
     // The batch after the one on its way, read while the server merged that one.
     var prepared: Batch?
+    // What an answer acknowledged, written while the next batch is on its way when there is one.
+    var unwritten: Acknowledgement?
+    func write(_ acknowledgement: Acknowledgement?) throws {
+      guard let acknowledgement else { return }
+      // The transaction that records an acknowledgement is made durable at once (FULL): once
+      // the outbox entries are gone, only the server holds those changes.
+      let acknowledges = acknowledgement.seq != nil
+      if acknowledges { try db.execute("PRAGMA synchronous=FULL") }
+      defer { if acknowledges { _ = try? db.execute("PRAGMA synchronous=NORMAL") } }
+      try db.transaction { _ in
+        let replica = self.replica
+        try replica.applyPage(acknowledgement.records)
+        if let newest = acknowledgement.newest { try replica.observe(newest) }
+        if let seq = acknowledgement.seq { try replica.acknowledge(upTo: seq) }
+        try saveCursor(acknowledgement.cursor)
+      }
+      // Freeing the applied records was a tenth of the writer's time in a profile of a first
+      // sync: in the clear another core does it (in a sealed pull it is busy opening pages).
+      if sealer == nil { Self.release(acknowledgement.records) }
+    }
     while true {
-      let batch =
-        if let next = prepared.take(), next.budget == budget { next } else {
-          try await prepare(after: 0, budget: budget, sealer: sealer, token: token, setAside: &summary.setAside)
-        }
+      let batch: Batch
+      if let next = prepared.take(), next.budget == budget {
+        batch = next
+      } else {
+        try write(unwritten.take())
+        batch = try await prepare(after: 0, budget: budget, sealer: sealer, token: token, setAside: &summary.setAside)
+      }
       let (pending, outgoing) = (batch.pending, batch.outgoing)
       let changes = outgoing.map(\.wire)
       let since = summary.cursor
       let received: Received
       do {
         if let next = prefetched, changes.isEmpty {
+          try write(unwritten.take())
           received = try await next.value
         } else {
           let body = WireJSON.encode(SyncRequest(since: since, changes: changes, keyID: key?.keyID))
           if body.count > limits.bodyBytes, let first = outgoing.first {
+            try write(unwritten.take())
             // The estimate fell short (text that grows when escaped): a smaller batch, or this
             // record alone is too large for any request.
             if outgoing.count > 1 {
@@ -135,21 +160,26 @@ public final class SyncClient {
             continue
           }
           let request = Self.start(body, url: url, token: token)
-          // While the server merges this batch the next one is read and sealed: each waited for
-          // the other. It is read before the answer is merged, so a field the answer brings newer
-          // goes older, and loses to the newer one on the server by its clock.
+          // While the server merges this batch, the answer to the one before is written and the
+          // next one is read and sealed: each waited for the other. The next is read before this
+          // answer is merged, so a field the answer brings newer goes older, and loses to the
+          // newer one on the server by its clock. A crash before the write sends both batches
+          // again: a merge of what the server has changes nothing.
           do {
+            try write(unwritten.take())
             if let last = pending.last {
               prepared = try await prepare(
                 after: last.seq, budget: budget, sealer: sealer, token: token, setAside: &summary.setAside)
             }
           } catch {
             request.cancel()
-            throw error
+            throw WhileWaiting(error: error)
           }
           received = Received(since: since, response: try await request.value)
         }
         prefetched = nil
+      } catch let failure as WhileWaiting {
+        throw failure.error
       } catch SyncError.resyncRequired where resyncs < 2 {
         // The server cannot serve this cursor: it was restored from a backup, or it is another
         // server. It may lack what this device sent since, so everything goes again (each field
@@ -218,22 +248,14 @@ public final class SyncClient {
       // sealed pages: the next one is opened on another core while this one is applied, and
       // holding them would leave that core idle.
       if !pending.isEmpty || !response.hasMore || sealer != nil || held.records.count >= heldRecords {
-        // The transaction that records an acknowledgement is made durable at once (FULL): once
-        // the outbox entries are gone, only the server holds those changes.
-        if !pending.isEmpty { try db.execute("PRAGMA synchronous=FULL") }
-        defer { if !pending.isEmpty { _ = try? db.execute("PRAGMA synchronous=NORMAL") } }
-        try db.transaction { _ in
-          let replica = self.replica
-          try replica.applyPage(held.records)
-          if let newest = held.newest { try replica.observe(newest) }
-          if let last = pending.last { try replica.acknowledge(upTo: last.seq) }
-          try saveCursor(response.cursor)
-        }
-        // Freeing the applied records was a tenth of the writer's time in a profile of a first
-        // sync: in the clear another core does it (in a sealed pull it is busy opening pages).
-        let applied = held.records
+        let acknowledgement = Acknowledgement(
+          records: held.records, newest: held.newest, seq: pending.last?.seq, cursor: response.cursor)
         held = ([], nil)
-        if sealer == nil { Self.release(applied) }
+        if !pending.isEmpty, let next = prepared, !next.pending.isEmpty, next.budget == budget {
+          unwritten = acknowledgement
+        } else {
+          try write(acknowledgement)
+        }
       }
       summary.pushed += changes.count
       summary.pulled += response.changes.count
@@ -289,11 +311,6 @@ public final class SyncClient {
       // Not checked here: opening is the slower side of a sealed pull.
       return Received(since: cursor, response: response, opened: opened)
     }
-  }
-
-  /// One sync request (encoded) on its way.
-  static func start(_ body: Data, url: URL, token: String) -> Task<SyncResponse, any Error> {
-    Task { try await exchange(body, url: url, token: token) }
   }
 
   /// One sync request (encoded) and its answer.

@@ -151,6 +151,31 @@ import Testing
     }
   }
 
+  /// The answers to a push in many requests also carry what other devices sent: each answer's
+  /// records are applied, though the device writes an answer only while its next request is out.
+  @Test func aPushInManyRequestsAppliesWhatEachAnswerBrings() async throws {
+    try await withServer({ $0.bodyLimit = 1 << 20 }) { url in
+      let a = try Device(email: "both@example.org", url: url)
+      let b = try Device(email: "both@example.org", url: url)
+      try await a.register()
+      try await b.login()
+      // Large enough that b's records come in several pages, so in several answers to a's pushes.
+      for n in 0..<12 { try donation(b, id: String(format: "b%03d", n), notes: Self.notes(900 << 10, "b")) }
+      _ = try await b.sync()
+      #expect(try b.replica.pendingCount() == 0)
+      for n in 0..<200 { try donation(a, id: String(format: "a%03d", n), notes: Self.notes(40 << 10, "n")) }
+      let summary = try await a.sync()
+      #expect(summary.pushed == 200)
+      // b's records, and a's own from earlier requests of this sync (merged as no-ops).
+      #expect(summary.pulled >= 12)
+      #expect(try a.db.scalar(Int.self, "SELECT count(*) FROM donation WHERE id LIKE 'b%'") == 12)
+      #expect(try a.replica.pendingCount() == 0)
+      // Nothing is left to pull: the saved cursor is past everything.
+      #expect(try await a.sync().pulled == 0)
+      #expect(try await b.sync().pulled == 200)
+    }
+  }
+
   /// A server that answers "more" with the cursor it was given is not asked forever.
   @Test func aServerRepeatingItsCursorStopsTheSync() async throws {
     let router = Router()
