@@ -67,7 +67,7 @@ let package = Package(
       ]),
     // What sync shares without networking: settings, the wire format, sealing.
     .target(name: "Sync", dependencies: ["Storage", "Cryptography", "Core", "Replication"]),
-    // The HTTP client (FoundationNetworking, libcurl), for vital-sync alone.
+    // The HTTP client (AsyncHTTPClient over NIO), for vital-sync alone.
     .target(
       name: "SyncHTTP",
       dependencies: [

@@ -65,6 +65,9 @@ extension SyncClient {
         throw SyncError.http(status: status, message: Self.message(data))
       } catch let error as SyncError {
         throw error.refined
+      } catch is NIOTooManyBytesError {
+        // The server answered, too much: asking again would get the same.
+        throw SyncError.badResponse("an answer over \(answerLimit >> 20) MiB")
       } catch {
         attempt += 1
         if attempt >= 4 { throw SyncError.unreachable(url.absoluteString, reason: Self.reason(error)) }
@@ -83,7 +86,8 @@ extension SyncClient {
     if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
     switch error as? HTTPClientError {
     case .connectTimeout?: return "no connection within 10 s"
-    case .readTimeout?, .deadlineExceeded?: return "no answer within 60 s"
+    case .readTimeout?: return "no answer within 60 s"
+    case .deadlineExceeded?: return "the request took more than 10 minutes"
     case .remoteConnectionClosed?: return "the server closed the connection"
     default: break
     }
