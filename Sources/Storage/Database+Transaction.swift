@@ -30,6 +30,17 @@ extension Database {
     return result
   }
 
+  /// Runs `body`, which commits what someone is about to be told is stored, with
+  /// `synchronous=FULL` when `durable`: in WAL mode NORMAL makes a commit last through a power
+  /// cut only at the next checkpoint. Between transactions only (SQLite refuses the switch
+  /// inside one): inside a transaction `body` runs as it is.
+  public func durably<T>(when durable: Bool = true, _ body: () throws -> T) throws -> T {
+    guard durable, !isInTransaction else { return try body() }
+    try execute("PRAGMA synchronous=FULL")
+    defer { _ = try? execute("PRAGMA synchronous=NORMAL") }
+    return try body()
+  }
+
   /// Runs `body` in a transaction of its own, or, inside one already, as part of it: without a
   /// savepoint, whose journal a bulk write of millions of rows would fill for nothing when the
   /// caller undoes everything on a failure anyway.

@@ -17,6 +17,10 @@ public final class Database {
   var transactionDepth = 0
   /// How long a statement waits for another connection's lock, as opened.
   let busyTimeoutMilliseconds: Int32
+  /// Pages in the write-ahead log after the last commit, when checkpoints are deferred
+  /// (`Database+Checkpoint`), and how many make one due.
+  var loggedPages: Int32 = 0
+  var deferredCheckpoint: (pages: Int32, limit: Int32)?
   /// What the program says about the work done on this connection (the command that runs, say).
   /// Storage keeps it for the layers above and never reads it.
   public var labels: [String: String] = [:]

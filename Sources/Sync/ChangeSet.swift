@@ -196,6 +196,11 @@ extension WireChange {
     try validated(now: now, maxSkew: maxSkew, maxValueBytes: maxValueBytes) { _ in true }
   }
 
+  /// `validated` for a server, which stores the fields as sent: the same checks, nothing kept.
+  public func check(now: Date, maxSkew: TimeInterval = 3600, maxValueBytes: Int = .max) throws {
+    _ = try validated(now: now, maxSkew: maxSkew, maxValueBytes: maxValueBytes) { _ in false }
+  }
+
   /// `validated`, keeping only the fields `keep` names (every field is checked all the same).
   func validated(
     now: Date, maxSkew: TimeInterval = 3600, maxValueBytes: Int = .max, keeping keep: (String) -> Bool

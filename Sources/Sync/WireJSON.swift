@@ -57,33 +57,76 @@ public enum WireJSON {
 
   /// Fields as JSON, keys sorted (as JSONEncoder with `.sortedKeys` writes them).
   public static func encode(_ fields: [String: WireField]) -> String {
-    var out = "{"
-    for (i, (name, field)) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
-      if i > 0 { out += "," }
-      out += quote(name) + ":{\"hlc\":" + quote(field.hlc) + ",\"value\":"
-      switch field.value {
-      case .null: out += "null"
-      case .bool(let b): out += b ? "true" : "false"
-      case .int(let n): out += String(n)
-      case .double(let d): out += d.isFinite ? "\(d)" : "null"
-      case .string(let text): out += quote(text)
-      }
-      out += "}"
-    }
-    return out + "}"
+    var out: [UInt8] = []
+    append(fields, to: &out)
+    return String(decoding: out, as: UTF8.self)
   }
 
-  /// A sync request as JSON.
+  /// A sync request as JSON. Written as bytes: joining strings cost a push a sixth of its time.
   public static func encode(_ request: SyncRequest) -> Data {
-    var out = "{\"since\":" + (request.since.map(quote) ?? "null")
-    if let keyID = request.keyID { out += ",\"key_id\":" + quote(keyID) }
-    out += ",\"changes\":["
-    for (i, change) in request.changes.enumerated() {
-      if i > 0 { out += "," }
-      out += "{\"dataset\":" + quote(change.dataset) + ",\"id\":" + quote(change.id) + ",\"fields\":"
-      out += encode(change.fields) + "}"
+    encode(since: request.since, keyID: request.keyID, changes: encode(request.changes))
+  }
+
+  /// Changes as the JSON array of a sync request. A device writes them while the server merges
+  /// the request before: the cursor that goes with them is known only once that one is answered.
+  public static func encode(_ changes: [WireChange]) -> [UInt8] {
+    var out: [UInt8] = [UInt8(ascii: "[")]
+    out.reserveCapacity(2 + changes.count * 512)
+    for (i, change) in changes.enumerated() {
+      if i > 0 { out.append(UInt8(ascii: ",")) }
+      out += datasetKey
+      JSONText.appendQuoted(change.dataset, to: &out)
+      out += idKey
+      JSONText.appendQuoted(change.id, to: &out)
+      out += fieldsKey
+      append(change.fields, to: &out)
+      out.append(UInt8(ascii: "}"))
     }
-    return Data((out + "]}").utf8)
+    out.append(UInt8(ascii: "]"))
+    return out
+  }
+
+  /// A sync request as JSON, around changes encoded already (`encode(_:)` of the changes).
+  public static func encode(since: String?, keyID: String?, changes: [UInt8]) -> Data {
+    var out: [UInt8] = []
+    out.reserveCapacity(128 + changes.count)
+    out.append(contentsOf: #"{"since":"#.utf8)
+    if let since { JSONText.appendQuoted(since, to: &out) } else { out.append(contentsOf: "null".utf8) }
+    if let keyID {
+      out.append(contentsOf: #","key_id":"#.utf8)
+      JSONText.appendQuoted(keyID, to: &out)
+    }
+    out.append(contentsOf: #","changes":"#.utf8)
+    out += changes
+    out.append(UInt8(ascii: "}"))
+    return Data(out)
+  }
+
+  private static let datasetKey = Array(#"{"dataset":"#.utf8)
+  private static let idKey = Array(#","id":"#.utf8)
+  private static let fieldsKey = Array(#","fields":"#.utf8)
+  private static let hlcKey = Array(#":{"hlc":"#.utf8)
+  private static let valueKey = Array(#","value":"#.utf8)
+
+  /// Appends fields as a JSON object, keys sorted.
+  public static func append(_ fields: [String: WireField], to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "{"))
+    for (i, (name, field)) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
+      if i > 0 { out.append(UInt8(ascii: ",")) }
+      JSONText.appendQuoted(name, to: &out)
+      out += hlcKey
+      JSONText.appendQuoted(field.hlc, to: &out)
+      out += valueKey
+      switch field.value {
+      case .null: out.append(contentsOf: "null".utf8)
+      case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+      case .int(let n): out.append(contentsOf: String(n).utf8)
+      case .double(let d): out.append(contentsOf: (d.isFinite ? "\(d)" : "null").utf8)
+      case .string(let text): JSONText.appendQuoted(text, to: &out)
+      }
+      out.append(UInt8(ascii: "}"))
+    }
+    out.append(UInt8(ascii: "}"))
   }
 
   /// A JSON string literal.

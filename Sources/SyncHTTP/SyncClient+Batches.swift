@@ -32,10 +32,10 @@ extension SyncClient {
       var bytes = 0
       var records = Set<String>()
       let read = try replica.pending(limit: batchSize, after: seq, in: datasets) { entries in
-        for entry in entries {
-          bytes += Self.estimatedBytes(entry, sealed: sealed)
-          records.insert(entry.dataset + "\u{0}" + entry.id)
-        }
+        // The entries of one outbox entry, so of one record.
+        guard let first = entries.first else { return false }
+        for entry in entries { bytes += Self.estimatedBytes(entry, sealed: sealed) }
+        records.insert(first.dataset + "\u{0}" + first.id)
         return bytes > budget || records.count > SyncLimits.changesPerRequest
       }
       let pending = Self.wholeRecords(read, full: batchSize)
@@ -73,8 +73,10 @@ extension SyncClient {
     var seen = Set<String>()
     for (index, entry) in pending.enumerated() {
       total += estimatedBytes(entry, sealed: sealed)
-      // A record begins here that no longer fits the count: the ones before it go, whole.
-      if seen.insert(entry.dataset + "\u{0}" + entry.id).inserted, seen.count > records {
+      // A record begins here that no longer fits the count: the ones before it go, whole. (The
+      // entries of a record mostly follow each other: those are not looked up again.)
+      let sameRecord = index > 0 && pending[index - 1].id == entry.id && pending[index - 1].dataset == entry.dataset
+      if !sameRecord, seen.insert(entry.dataset + "\u{0}" + entry.id).inserted, seen.count > records {
         return Array(pending[..<index])
       }
       guard total > budget, index > 0 else { continue }
@@ -105,6 +107,8 @@ extension SyncClient {
   struct Batch {
     var pending: [Replica.Pending]
     var outgoing: [Outgoing]
+    /// The changes of `outgoing` as JSON (`WireJSON.encode(_:)`).
+    var encoded: [UInt8]
     var budget: Int
   }
 
@@ -113,24 +117,35 @@ extension SyncClient {
     async throws -> Batch
   {
     let pending = try nextBatch(after: seq, budget: budget, sealed: sealer != nil, setAside: &setAside)
-    return Batch(
-      pending: pending, outgoing: try await outgoing(Self.group(pending), sealer: sealer, token: token), budget: budget)
+    let outgoing = try await outgoing(Self.group(pending), sealer: sealer, token: token)
+    return Batch(pending: pending, outgoing: outgoing, encoded: WireJSON.encode(outgoing.map(\.wire)), budget: budget)
   }
 
   /// Outbox entries as records: the newest value of each field (later entries of a device's
   /// outbox carry later clock readings).
   static func group(_ pending: [Replica.Pending]) -> [WireChange] {
-    var order: [String] = []
-    var records: [String: WireChange] = [:]
+    var changes: [WireChange] = []
+    var positions: [String: Int] = [:]
+    var last: Int?
     for entry in pending {
-      let key = entry.dataset + "\u{0}" + entry.id
-      if records[key] == nil {
-        order.append(key)
-        records[key] = WireChange(dataset: entry.dataset, id: entry.id, fields: [:])
+      // The entries of a record mostly follow each other: the one before is tried first.
+      let position: Int
+      if let last, changes[last].id == entry.id, changes[last].dataset == entry.dataset {
+        position = last
+      } else {
+        let key = entry.dataset + "\u{0}" + entry.id
+        if let known = positions[key] {
+          position = known
+        } else {
+          position = changes.count
+          positions[key] = position
+          changes.append(WireChange(dataset: entry.dataset, id: entry.id, fields: [:]))
+        }
       }
-      records[key]!.fields[entry.field] = WireField(value: WireValue(entry.value), hlc: entry.hlc.description)
+      last = position
+      changes[position].fields[entry.field] = WireField(value: WireValue(entry.value), hlc: entry.hlc.description)
     }
-    return order.compactMap { records[$0] }
+    return changes
   }
 
   /// The changes as they go on the wire, blob bytes uploaded first (sealed when encryption is

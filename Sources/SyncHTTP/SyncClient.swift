@@ -111,15 +111,14 @@ public final class SyncClient {
       guard let acknowledgement else { return }
       // The transaction that records an acknowledgement is made durable at once (FULL): once
       // the outbox entries are gone, only the server holds those changes.
-      let acknowledges = acknowledgement.seq != nil
-      if acknowledges { try db.execute("PRAGMA synchronous=FULL") }
-      defer { if acknowledges { _ = try? db.execute("PRAGMA synchronous=NORMAL") } }
-      try db.transaction { _ in
-        let replica = self.replica
-        try replica.applyPage(acknowledgement.records)
-        if let newest = acknowledgement.newest { try replica.observe(newest) }
-        if let seq = acknowledgement.seq { try replica.acknowledge(upTo: seq) }
-        try saveCursor(acknowledgement.cursor)
+      try db.durably(when: acknowledgement.seq != nil) {
+        try db.transaction { _ in
+          let replica = self.replica
+          try replica.applyPage(acknowledgement.records)
+          if let newest = acknowledgement.newest { try replica.observe(newest) }
+          if let seq = acknowledgement.seq { try replica.acknowledge(upTo: seq) }
+          try saveCursor(acknowledgement.cursor)
+        }
       }
       // Freeing the applied records was a tenth of the writer's time in a profile of a first
       // sync: in the clear another core does it (in a sealed pull it is busy opening pages).
@@ -134,15 +133,14 @@ public final class SyncClient {
         batch = try await prepare(after: 0, budget: budget, sealer: sealer, token: token, setAside: &summary.setAside)
       }
       let (pending, outgoing) = (batch.pending, batch.outgoing)
-      let changes = outgoing.map(\.wire)
       let since = summary.cursor
       let received: Received
       do {
-        if let next = prefetched, changes.isEmpty {
+        if let next = prefetched, outgoing.isEmpty {
           try write(unwritten.take())
           received = try await next.value
         } else {
-          let body = WireJSON.encode(SyncRequest(since: since, changes: changes, keyID: key?.keyID))
+          let body = WireJSON.encode(since: since, keyID: key?.keyID, changes: batch.encoded)
           if body.count > limits.bodyBytes, let first = outgoing.first {
             try write(unwritten.take())
             // The estimate fell short (text that grows when escaped): a smaller batch, or this
@@ -221,7 +219,7 @@ public final class SyncClient {
           "the server said there is more but did not move past cursor \(received.since ?? "(start)"); stopped")
       }
       let response = received.response
-      if changes.isEmpty && response.hasMore {
+      if outgoing.isEmpty && response.hasMore {
         prefetched = Self.prefetch(
           since: response.cursor, key: key, url: url, token: token, datasets: datasets)
       }
@@ -257,11 +255,14 @@ public final class SyncClient {
           try write(acknowledgement)
         }
       }
-      summary.pushed += changes.count
+      summary.pushed += outgoing.count
       summary.pulled += response.changes.count
       summary.cursor = response.cursor
       progress(summary)
       if pending.isEmpty && !response.hasMore { return summary }
+      // A batch is a hundred thousand small objects: another core frees them while this one
+      // sends the next (the server's core, which waits for it).
+      Self.release((consume batch, consume pending, consume outgoing))
     }
   }
 
@@ -283,15 +284,15 @@ public final class SyncClient {
     changes.map { try? $0.validated(now: .distantFuture, in: datasets) }
   }
 
-  /// Drops `records` on another thread, which frees them there.
-  static func release(_ records: consuming [Replica.Incoming]) {
-    let parcel = Parcel(records)
-    DispatchQueue.global(qos: .utility).async { parcel.records = [] }
+  /// Drops `value` on another thread, which frees it there.
+  static func release<Value>(_ value: consuming Value) {
+    let parcel = Parcel(value)
+    DispatchQueue.global(qos: .utility).async { parcel.value = nil }
   }
 
-  private final class Parcel: @unchecked Sendable {
-    var records: [Replica.Incoming]
-    init(_ records: consuming [Replica.Incoming]) { self.records = records }
+  private final class Parcel<Value>: @unchecked Sendable {
+    var value: Value?
+    init(_ value: consuming Value) { self.value = value }
   }
 
   /// The next page, requested while this one is applied; sealed pages are opened on the way,

@@ -116,6 +116,9 @@ public actor SQLiteSyncRepository: SyncRepository {
     // Deleted content is overwritten, not left in free pages: when encryption is turned on the
     // cleartext copies must really be gone from the file.
     try db.execute("PRAGMA secure_delete = ON")
+    // Commits leave the log for `checkpointLater`, after the answer; past ten times that a
+    // commit copies it itself.
+    db.deferCheckpoints(after: 1000, limit: 10_000)
     try Self.migrator.migrate(db)
     epoch = try db.scalar(String.self, "SELECT value FROM server_meta WHERE key = 'epoch'") ?? "0"
     let stored = try db.query("SELECT id, email FROM user ORDER BY created_at, id") {
@@ -187,6 +190,18 @@ public actor SQLiteSyncRepository: SyncRepository {
   }
 
   public func sync(
+    userID: String, since: String?, changes: [ValidatedChange], page bounds: PageBounds, quota: Quota,
+    keyID sealing: String?
+  ) throws -> SyncPage {
+    // Once the answer says "accepted" the device forgets what it sent: this commit must last.
+    let page = try db.durably(when: !changes.isEmpty) {
+      try merge(userID: userID, since: since, changes: changes, page: bounds, quota: quota, keyID: sealing)
+    }
+    checkpointLater()
+    return page
+  }
+
+  private func merge(
     userID: String, since: String?, changes: [ValidatedChange], page bounds: PageBounds, quota: Quota,
     keyID sealing: String?
   ) throws -> SyncPage {
@@ -270,6 +285,17 @@ public actor SQLiteSyncRepository: SyncRepository {
         fields: try row.get(2), seq: try row.get(3))
     }
     return found
+  }
+
+  /// Copies the write-ahead log into the database once enough of it waits, in a job of its own
+  /// on this actor: the device waiting for an answer does not wait for that too.
+  private func checkpointLater() {
+    guard db.isCheckpointDue else { return }
+    Task { self.checkpoint() }
+  }
+
+  private func checkpoint() {
+    do { try db.checkpointIfDue() } catch { ServerLog.checkpointFailed(error) }
   }
 
   /// Where a cursor points. One from another server database, or from beyond what this one has

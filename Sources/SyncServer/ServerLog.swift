@@ -11,4 +11,13 @@ enum ServerLog {
             .utf8))
     }
   }
+
+  /// A checkpoint that failed after its answer went: what it was to copy is safe in the log,
+  /// and the next one copies it.
+  static func checkpointFailed(_ error: any Error) {
+    FileHandle.standardError.write(
+      Data(
+        "warning: copying the write-ahead log into the database failed; tried again after the next sync: \(error)\n"
+          .utf8))
+  }
 }

@@ -81,7 +81,7 @@ extension SyncAPI {
     changes.reserveCapacity(body.changes.count)
     for change in body.changes {
       do {
-        _ = try change.validated(now: now, maxValueBytes: configuration.valueLimit)
+        try change.check(now: now, maxValueBytes: configuration.valueLimit)
         changes.append(
           ValidatedChange(dataset: change.dataset, id: change.id, fields: change.fields, sealed: change.isSealed))
       } catch ChangeSetError.clockAhead(let reading) {

@@ -40,4 +40,23 @@ import Testing
     let many = (0..<(SyncLimits.changesPerRequest + 10)).map { "r\($0).place" }
     #expect(SyncClient.cut(entries(many), budget: 1 << 30, sealed: false).count == SyncLimits.changesPerRequest)
   }
+
+  /// Entries become records in the order their records first appear, each field with its latest
+  /// entry, whether a record's entries follow each other or not, and one id in two datasets is
+  /// two records.
+  @Test func entriesGroupIntoRecordsInOrderWithTheLatestValueOfEachField() {
+    func entry(_ seq: Int64, _ dataset: String, _ id: String, _ field: String, _ value: String) -> Replica.Pending {
+      Replica.Pending(seq: seq, dataset: dataset, id: id, field: field, value: .text(value), hlc: clock)
+    }
+    let changes = SyncClient.group([
+      entry(1, "donation", "a", "kind", "whole"), entry(2, "donation", "a", "place", "P"),
+      entry(3, "donation", "b", "kind", "plasma"), entry(4, "medication", "a", "name", "M"),
+      entry(5, "donation", "a", "kind", "platelets"), entry(6, "donation", "b", "place", "Q"),
+    ])
+    #expect(changes.map { "\($0.dataset)/\($0.id)" } == ["donation/a", "donation/b", "medication/a"])
+    #expect(changes[0].fields["kind"]?.value == .string("platelets"))
+    #expect(changes[0].fields["place"]?.value == .string("P"))
+    #expect(changes[1].fields.keys.sorted() == ["kind", "place"])
+    #expect(changes[2].fields.keys.sorted() == ["name"])
+  }
 }

@@ -62,6 +62,29 @@ import Testing
     #expect(try WireJSON.syncRequest(Data("{\"changes\":[]}".utf8)).since == nil)
   }
 
+  /// A request written around changes encoded ahead (as a device does while the server merges
+  /// the request before) reads as the request it is, whatever its cursor, key id and changes.
+  @Test(arguments: [0, 1, 3])
+  func requestsAroundChangesEncodedAheadReadBack(count: Int) throws {
+    let hlc = "2026-11-22T10:00:00.000Z-0000-0123456789abcdef"
+    let changes = (0..<count).map { i in
+      WireChange(
+        dataset: i == 2 ? "blob" : "donation", id: "id-\(i) \"q\"",
+        fields: [
+          "place": WireField(value: .string("Centre \(i)\n"), hlc: hlc),
+          "n": WireField(value: .int(Int64(i)), hlc: hlc),
+        ])
+    }
+    for (since, keyID) in [(nil, nil), ("e1:42", nil), ("e1:43", "k\"1")] as [(String?, String?)] {
+      let data = WireJSON.encode(since: since, keyID: keyID, changes: WireJSON.encode(changes))
+      #expect(data == WireJSON.encode(SyncRequest(since: since, changes: changes, keyID: keyID)))
+      let decoded = try JSONDecoder().decode(SyncRequest.self, from: data)
+      #expect(decoded.since == since && decoded.keyID == keyID && decoded.changes == changes)
+      let fast = try WireJSON.syncRequest(data)
+      #expect(fast.since == since && fast.keyID == keyID && fast.changes == changes)
+    }
+  }
+
   /// What the fast reader refuses goes to JSONDecoder, whose error names the place.
   @Test func theFastRequestReaderRefusesWhatIsNotASyncRequest() {
     let hlc = "\"hlc\":\"2026-11-22T10:00:00.000Z-0000-0123456789abcdef\""
