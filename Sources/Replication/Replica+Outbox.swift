@@ -14,12 +14,14 @@ extension Replica {
 
   /// The oldest `limit` outbox entries (after `seq`, when given); a whole-record entry becomes one
   /// entry per field of its dataset in `datasets`, each with the value and clock the record holds now.
-  /// Reading whole records stops once `full` says the entries so far are enough (it is handed
-  /// those of each record read): each costs two reads, and a batch may take far fewer.
+  /// Reading stops once `full` says the entries so far are enough (it is handed those of each
+  /// outbox entry read): a whole record costs two reads, and a batch may take far fewer.
   public func pending(
-    limit: Int, after seq: Int64 = 0, in datasets: [Dataset], until full: ([Pending]) -> Bool = { _ in false }
+    limit: Int, after seq: Int64 = 0, in datasets: [Dataset], until full: (ArraySlice<Pending>) -> Bool = { _ in false }
   ) throws -> [Pending] {
-    let raw = try db.query(
+    var entries: [Pending] = []
+    var selects: [String: String] = [:]
+    try db.scanRows(
       """
       SELECT seq, dataset, row_id, field, value, hlc FROM sync_outbox WHERE account_id = ? AND seq > ?
       ORDER BY seq LIMIT ?
@@ -29,54 +31,58 @@ extension Replica {
       guard let hlc = HLC(try row.get(5, as: String.self)) else {
         throw StorageError.typeMismatch(column: "hlc", expected: "a clock reading", sql: nil)
       }
-      return Pending(
+      let entry = Pending(
         seq: try row.get(0), dataset: try row.get(1), id: try row.get(2), field: try row.get(3), value: row[4], hlc: hlc
       )
+      let start = entries.count
+      try expand(entry, in: datasets, selects: &selects, into: &entries)
+      return !full(entries[start...])
     }
-    guard raw.contains(where: { $0.field == "*" }) else { return raw }
-    var expanded: [Pending] = []
-    for entry in raw {
-      let entries = try expand(entry, in: datasets)
-      expanded += entries
-      if full(entries) { break }
-    }
-    return expanded
+    return entries
   }
 
-  /// An outbox entry as sent: itself, or for a whole-record entry one per field of the record
-  /// (or its tombstone).
-  private func expand(_ entry: Pending, in datasets: [Dataset]) throws -> [Pending] {
-    guard entry.field == "*", let dataset = datasets.named(entry.dataset) else { return [entry] }
+  /// Appends an outbox entry as sent: itself, or for a whole-record entry one per field of the
+  /// record (or its tombstone). `selects` keeps the query of each dataset's records, made once.
+  private func expand(
+    _ entry: Pending, in datasets: [Dataset], selects: inout [String: String], into expanded: inout [Pending]
+  ) throws {
+    guard entry.field == "*", let dataset = datasets.named(entry.dataset) else {
+      expanded.append(entry)
+      return
+    }
     let clocks = try self.clocks(dataset, entry.id)
-    let columns = dataset.fields.map { "\"\($0)\"" }.joined(separator: ", ")
+    let select: String
+    if let known = selects[dataset.name] {
+      select = known
+    } else {
+      let columns = dataset.fields.map { "\"\($0)\"" }.joined(separator: ", ")
+      select = "SELECT \(columns) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?"
+      selects[dataset.name] = select
+    }
     guard
-      let values = try db.queryFirst(
-        "SELECT \(columns) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?", entry.id, accountID,
-        row: { row in (0..<row.count).map { row[$0] } })
+      let values = try db.queryFirst(select, entry.id, accountID, row: { row in (0..<row.count).map { row[$0] } })
     else {
       // Deleted: the tombstone travels (requeued records include deleted ones; a record
       // forgotten as a cache has no tombstone and is not sent).
-      guard let state = FieldMerge.deletion(in: clocks), state.kind != .restored else { return [] }
-      return [
+      guard let state = FieldMerge.deletion(in: clocks), state.kind != .restored else { return }
+      expanded.append(
         Pending(
           seq: entry.seq, dataset: entry.dataset, id: entry.id, field: FieldMerge.deleted, value: state.kind.value,
-          hlc: state.hlc)
-      ]
+          hlc: state.hlc))
+      return
     }
-    var entries: [Pending] = []
     if let restored = clocks[FieldMerge.restored] {
-      entries.append(
+      expanded.append(
         Pending(
           seq: entry.seq, dataset: entry.dataset, id: entry.id, field: FieldMerge.deleted,
           value: FieldMerge.Deletion.restored.value, hlc: restored))
     }
     for (field, value) in zip(dataset.fields, values) {
-      entries.append(
+      expanded.append(
         Pending(
           seq: entry.seq, dataset: entry.dataset, id: entry.id, field: field, value: value,
           hlc: clocks[field] ?? entry.hlc))
     }
-    return entries
   }
 
   public func pendingCount() throws -> Int {

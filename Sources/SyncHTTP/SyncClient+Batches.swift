@@ -39,7 +39,7 @@ extension SyncClient {
         return bytes > budget || records.count > SyncLimits.changesPerRequest
       }
       let pending = Self.wholeRecords(read, full: batchSize)
-      if let kept = pending.first(where: { held.contains($0.dataset + "\u{0}" + $0.id) }) {
+      if !held.isEmpty, let kept = pending.first(where: { held.contains($0.dataset + "\u{0}" + $0.id) }) {
         try replica.dropFromOutbox(kept.dataset, id: kept.id)
         continue
       }
@@ -67,31 +67,33 @@ extension SyncClient {
   /// ending on a whole record; the first record goes alone when it is larger than the budget
   /// by itself.
   static func cut(
-    _ pending: [Replica.Pending], budget: Int, sealed: Bool, records: Int = SyncLimits.changesPerRequest
+    _ pending: consuming [Replica.Pending], budget: Int, sealed: Bool, records: Int = SyncLimits.changesPerRequest
   ) -> [Replica.Pending] {
     var total = 0
     var seen = Set<String>()
+    var end = pending.count
     for (index, entry) in pending.enumerated() {
       total += estimatedBytes(entry, sealed: sealed)
       // A record begins here that no longer fits the count: the ones before it go, whole. (The
       // entries of a record mostly follow each other: those are not looked up again.)
       let sameRecord = index > 0 && pending[index - 1].id == entry.id && pending[index - 1].dataset == entry.dataset
       if !sameRecord, seen.insert(entry.dataset + "\u{0}" + entry.id).inserted, seen.count > records {
-        return Array(pending[..<index])
+        end = index
+        break
       }
       guard total > budget, index > 0 else { continue }
       // A whole-record entry expands to several with one seq: never split one.
-      var end = index
+      end = index
       while end > 0, pending[end - 1].seq == entry.seq { end -= 1 }
       if end == 0 { end = pending.firstIndex { $0.seq != entry.seq } ?? pending.count }
-      let head = Array(pending[..<end])
-      guard let last = head.last,
-        let start = head.firstIndex(where: { $0.dataset == last.dataset && $0.id == last.id }),
-        start > 0
-      else { return head }
       // The record the budget ran out in waits for the next batch, all of it.
-      return Array(head[..<start])
+      let last = pending[end - 1]
+      if let start = pending[..<end].firstIndex(where: { $0.id == last.id && $0.dataset == last.dataset }), start > 0 {
+        end = start
+      }
+      break
     }
+    pending.removeSubrange(end...)
     return pending
   }
 

@@ -325,12 +325,13 @@ public final class SyncClient {
 
   /// A batch that filled up may end inside a record; that record waits for the next batch, so
   /// a new record never reaches the server (and other devices) with only some of its fields.
-  static func wholeRecords(_ pending: [Replica.Pending], full: Int) -> [Replica.Pending] {
+  static func wholeRecords(_ pending: consuming [Replica.Pending], full: Int) -> [Replica.Pending] {
     // At least `full`: whole-record outbox entries expand into one entry per field.
     guard pending.count >= full, let last = pending.last,
-      let start = pending.firstIndex(where: { $0.dataset == last.dataset && $0.id == last.id }), start > 0
+      let start = pending.firstIndex(where: { $0.id == last.id && $0.dataset == last.dataset }), start > 0
     else { return pending }
-    return Array(pending[..<start])
+    pending.removeSubrange(start...)
+    return pending
   }
 
   /// A page as local records: opened when encryption is on, with the bytes of its blobs.

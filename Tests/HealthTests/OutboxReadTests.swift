@@ -25,7 +25,7 @@ import Testing
     var seen: [String] = []
     let some = try replica.pending(limit: 1000, in: VitalSchema.datasets) { entries in
       #expect(Set(entries.map(\.id)).count == 1, "handed one record at a time")
-      seen.append(entries[0].id)
+      seen.append(entries.first!.id)
       return seen.count == 7
     }
     #expect(seen.count == 7, "no record read after the caller had enough")

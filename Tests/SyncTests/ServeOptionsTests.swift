@@ -26,7 +26,7 @@ import Testing
     // A file, not a pipe: a server another test starts at the same moment can inherit a pipe's
     // write end, and reading to its end then waits for that server (CI once measured 124 s here).
     let errorPath = folder + "/stderr"
-    FileManager.default.createFile(atPath: errorPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
     let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
