@@ -138,6 +138,29 @@ public struct JSONScanner {
     return .array(items)
   }
 
+  /// A string value, or `previous` itself when the text is the same: a value that repeats (the
+  /// clock of each field of a record) is then one String, not one each.
+  public mutating func string(sameAs previous: String?) throws -> String {
+    skipSpace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Malformed() }
+    if var previous {
+      let end = previous.withUTF8 { text -> Int? in
+        // Text that needs no escaping reads the same raw as decoded.
+        let end = index + 1 + text.count
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+          !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }),
+          bytes[(index + 1)..<end].elementsEqual(text)
+        else { return nil }
+        return end
+      }
+      if let end {
+        index = end + 1
+        return previous
+      }
+    }
+    return try string()
+  }
+
   public mutating func string() throws -> String {
     index += 1
     let start = index

@@ -21,6 +21,8 @@ extension Replica {
   ) throws -> [Pending] {
     var entries: [Pending] = []
     var selects: [String: String] = [:]
+    // The entries of a record written at once share its id and clock: read once, kept for the run.
+    var last: Pending?
     try db.scanRows(
       """
       SELECT seq, dataset, row_id, field, value, hlc FROM sync_outbox WHERE account_id = ? AND seq > ?
@@ -28,12 +30,20 @@ extension Replica {
       """,
       accountID, seq, limit
     ) { row in
-      guard let hlc = HLC(try row.get(5, as: String.self)) else {
-        throw StorageError.typeMismatch(column: "hlc", expected: "a clock reading", sql: nil)
+      let clock = try row.text(5, sameAs: last?.hlc.description)
+      let hlc: HLC
+      if let previous = last?.hlc, previous.description == clock {
+        hlc = previous
+      } else {
+        guard let read = HLC(clock) else {
+          throw StorageError.typeMismatch(column: "hlc", expected: "a clock reading", sql: nil)
+        }
+        hlc = read
       }
       let entry = Pending(
-        seq: try row.get(0), dataset: try row.get(1), id: try row.get(2), field: try row.get(3), value: row[4], hlc: hlc
-      )
+        seq: try row.get(0), dataset: try row.text(1, sameAs: last?.dataset), id: try row.text(2, sameAs: last?.id),
+        field: try row.get(3), value: row[4], hlc: hlc)
+      last = entry
       let start = entries.count
       try expand(entry, in: datasets, selects: &selects, into: &entries)
       return !full(entries[start...])

@@ -181,6 +181,18 @@ public struct Row {
     try statement.withUTF8(Int32(index), body)
   }
 
+  /// The column's text, or `previous` itself when its bytes are the same: rows that repeat a
+  /// value (a record's id over its fields) then share one String instead of making one each.
+  public func text(_ index: Int, sameAs previous: String?) throws -> String {
+    if var previous {
+      let same = withUTF8(index) { bytes in
+        bytes.map { bytes in previous.withUTF8 { $0.elementsEqual(bytes) } } ?? false
+      }
+      if same { return previous }
+    }
+    return try get(index)
+  }
+
   /// The column named `name` (case-insensitive) as `T`.
   public func get<T: DatabaseValueConvertible>(_ name: String, as type: T.Type = T.self) throws -> T {
     guard let index = statement.columnIndex(name) else {

@@ -29,10 +29,16 @@ extension JSONScanner {
 
   mutating func fields() throws -> [String: WireField] {
     var fields: [String: WireField] = [:]
+    // The fields of a record written at once share one clock.
+    var last: String?
     try members { p, name in
       var value: WireValue?
       var hlc: String?
       try p.members { p, key in
+        if key == "hlc" {
+          hlc = try p.string(sameAs: last)
+          return
+        }
         let node = try p.value()
         switch (key, node) {
         case ("hlc", .string(let text)): hlc = text
@@ -41,12 +47,13 @@ extension JSONScanner {
         case ("value", .int(let i)): value = .int(i)
         case ("value", .double(let d)): value = .double(d)
         case ("value", .string(let text)): value = .string(text)
-        case ("value", _), ("hlc", _): throw Malformed()
+        case ("value", _): throw Malformed()
         default: break
         }
       }
       guard let value, let hlc else { throw Malformed() }
       fields[name] = WireField(value: value, hlc: hlc)
+      last = hlc
     }
     return fields
   }

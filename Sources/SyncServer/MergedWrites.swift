@@ -30,22 +30,24 @@ struct MergedWrites {
   init(_ changes: [ValidatedChange], stored: [String: StoredRecord], seq: Int64, since: Int64) throws {
     self.seq = seq
     echo = EchoFilter(since: since)
+    // Where each record written by this request is in the lists, and its fields as merged.
     var slot: [String: Int] = [:]
-    var current: [String: [String: WireField]] = [:]
+    var current: [[String: WireField]] = []
     for change in changes {
       let key = Self.key(change.dataset, change.id)
-      let before = stored[key]
-      let fields = try current[key] ?? before.map { try WireJSON.fields($0.fields) } ?? [:]
+      let at = slot[key]
+      let before = at == nil && !stored.isEmpty ? stored[key] : nil
+      let fields = try at.map { current[$0] } ?? before.map { try WireJSON.fields($0.fields) } ?? [:]
       guard let merged = ServerMerge.merge(fields, change.fields) else { continue }
-      current[key] = merged
       self.seq += 1
       let json = WireJSON.encode(merged)
-      if let at = slot[key] {
+      if let at {
         // Written earlier in this request: the later write replaces it.
         echo.wrote(seq: self.seq, storedSeq: seqs[at])
         grownBytes += Int64(json.utf8.count - self.fields[at].utf8.count)
         self.fields[at] = json
         seqs[at] = self.seq
+        current[at] = merged
       } else {
         echo.wrote(seq: self.seq, storedSeq: before?.seq)
         grownBytes += Int64(json.utf8.count - (before?.fields.utf8.count ?? 0))
@@ -55,6 +57,7 @@ struct MergedWrites {
         ids.append(change.id)
         self.fields.append(json)
         seqs.append(self.seq)
+        current.append(merged)
       }
       accepted += 1
     }

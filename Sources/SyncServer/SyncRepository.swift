@@ -279,6 +279,8 @@ extension SyncRepositoryError {
 enum ServerMerge {
   /// Merges `incoming` into `current`; returns the merged map when anything changed.
   static func merge(_ current: [String: WireField], _ incoming: [String: WireField]) -> [String: WireField]? {
+    // A new record (most of a first push) is what came, as it came.
+    if current.isEmpty { return incoming.isEmpty ? nil : incoming }
     var merged = current
     var changed = false
     for (name, field) in incoming {

@@ -85,6 +85,27 @@ import Testing
     }
   }
 
+  /// Clocks repeated from one field to the next are read as one String; a clock that differs, or
+  /// whose text needs escapes, is read as written (as JSONDecoder reads it).
+  @Test(arguments: [
+    #"{"a":{"hlc":"c1","value":1},"b":{"hlc":"c1","value":2},"c":{"hlc":"c2","value":3}}"#,
+    #"{"a":{"hlc":"c\"1","value":1},"b":{"hlc":"c\"1","value":2},"c":{"hlc":"c\"","value":3}}"#,
+    #"{"a":{"hlc":"c1","value":1},"b":{"hlc":"c12","value":2},"c":{"hlc":"c","value":3}}"#,
+    #"{"a":{"value":1, "hlc" : "c1"},"b":{"hlc":  "c1" ,"value":2}}"#,
+    // Raw, the second clock starts with the first one's text, which ends in a backslash.
+    #"{"a":{"hlc":"c\\","value":1},"b":{"hlc":"c\"x","value":2}}"#,
+  ])
+  func repeatedClocksReadAsWritten(text: String) throws {
+    let expected = try JSONDecoder().decode([String: WireField].self, from: Data(text.utf8))
+    #expect(try WireJSON.fields(text) == expected)
+  }
+
+  @Test func aClockThatIsNotTextIsRefusedAfterOneThatIs() {
+    #expect(throws: WireJSON.Malformed.self) {
+      _ = try WireJSON.fields(#"{"a":{"hlc":"c1","value":1},"b":{"hlc":1,"value":2}}"#)
+    }
+  }
+
   /// What the fast reader refuses goes to JSONDecoder, whose error names the place.
   @Test func theFastRequestReaderRefusesWhatIsNotASyncRequest() {
     let hlc = "\"hlc\":\"2026-11-22T10:00:00.000Z-0000-0123456789abcdef\""
