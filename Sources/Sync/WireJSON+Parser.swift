@@ -41,7 +41,6 @@ extension JSONScanner {
         }
         let node = try p.value()
         switch (key, node) {
-        case ("hlc", .string(let text)): hlc = text
         case ("value", .null): value = .null
         case ("value", .bool(let b)): value = .bool(b)
         case ("value", .int(let i)): value = .int(i)

@@ -312,6 +312,12 @@ public actor SQLiteSyncRepository: SyncRepository {
   }
 
   public func putBlob(userID: String, sha256: String, data: Data, quota: Quota, now: Date) throws {
+    // The device then pushes the record that names these bytes and never sends them again.
+    defer { checkpointLater() }
+    try db.durably { try storeBlob(userID: userID, sha256: sha256, data: data, quota: quota, now: now) }
+  }
+
+  private func storeBlob(userID: String, sha256: String, data: Data, quota: Quota, now: Date) throws {
     try db.transaction(.immediate) { db in
       guard
         try db.execute(
