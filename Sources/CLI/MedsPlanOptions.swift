@@ -7,7 +7,8 @@ import Health
 /// an option.
 struct MedsPlanOptions: ParsableArguments {
   @Option(help: "A taper: DOSE:LENGTH steps, e.g. '20 mg:7d,10 mg:7d,5 mg:5d' (days or weeks).") var steps: String?
-  @Option(help: "The taper's first day (default: today).") var start: LocalDate?
+  @Option(help: "The first day of the schedule or taper (default: today); doses since a past day can be recorded.")
+  var start: LocalDate?
   @Flag(name: .customLong("then-keep"), help: "After the last step keep its dose.") var thenKeep = false
   @Flag(name: .customLong("then-stop"), help: "After the last step the schedule ends (the default).") var thenStop =
     false

@@ -180,7 +180,9 @@ extension Vital.Meds {
     static let configuration = CommandConfiguration(
       commandName: "stats", abstract: "Scheduled, taken, skipped and missed doses, and adherence.",
       discussion: """
-        A medication taken as needed has no adherence: its doses are counted per day instead.
+        Adherence is the share of scheduled doses taken, of those taken, skipped or missed; a \
+        dose due and still open counts once it is one of them. A medication taken as needed has \
+        no adherence and never counts in it: its doses are counted per day instead.
 
         Examples:
           vital meds stats
@@ -191,46 +193,8 @@ extension Vital.Meds {
 
     func run() async throws {
       let c = try MedsContext(global)
-      let stats = try c.store.stats(days: days)
-      let json = JSON.array(
-        stats.map { s in
-          if let perDay = s.perDay {
-            return .object([
-              ("name", .string(s.name)), ("as_needed", .bool(true)), ("taken", .int(s.taken)),
-              ("over_limit", .int(s.overLimit)),
-              (
-                "per_day",
-                .array(perDay.map { .object([("date", .string($0.date.description)), ("count", .int($0.count))]) })
-              ),
-            ])
-          }
-          return .object([
-            ("name", .string(s.name)), ("as_needed", .bool(false)), ("scheduled", .int(s.scheduled)),
-            ("taken", .int(s.taken)), ("skipped", .int(s.skipped)), ("missed", .int(s.missed)),
-            // A percent, like every proportion Vital prints (goals' `percent` too).
-            ("adherence", s.adherence.map { JSON.double(($0 * 1000).rounded() / 10) } ?? .null),
-          ])
-        })
-      try c.app.output.show(json) {
-        guard !stats.isEmpty else { return "No medications." }
-        var table = TextTable(["medication", "scheduled", "taken", "skipped", "missed", "adherence"])
-        var prn: [String] = []
-        for s in stats {
-          if let perDay = s.perDay {
-            let days = perDay.filter { $0.count > 0 }
-            prn.append(
-              "\(s.name) (as needed): \(s.taken) doses on \(days.count) days, at most \(perDay.map(\.count).max() ?? 0) a day"
-                + (s.overLimit > 0 ? ", \(s.overLimit) over the limit" : ""))
-            continue
-          }
-          table.add([
-            s.name, "\(s.scheduled)", "\(s.taken)", "\(s.skipped)", "\(s.missed)",
-            s.adherence.map { String(format: "%.0f%%", $0 * 100) } ?? "-",
-          ])
-        }
-        let scheduled = stats.contains { $0.perDay == nil } ? [table.text] : []
-        return (["last \(days) days"] + scheduled + prn).joined(separator: "\n")
-      }
+      let adherence = try c.store.adherence(days: days)
+      try c.app.output.show(c.json(adherence)) { c.text(adherence, days: days) }
     }
   }
 

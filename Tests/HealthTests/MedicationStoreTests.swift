@@ -30,12 +30,12 @@ import Testing
     _ = try store(at: "2026-03-29 20:30").take("Ramipril", at: nil)
 
     let end = store(at: "2026-03-29 23:00")
-    let stats = try #require(try end.stats(days: 7).first)
+    let stats = try #require(try end.adherence(days: 7).scheduled.first?.counts)
     #expect(stats.scheduled == 14)
     #expect(stats.taken == 6)
     #expect(stats.skipped == 2)
     #expect(stats.missed == 6, "Tue 20:00, Wed and Thu both, Sat 20:00")
-    #expect(stats.adherence == 6.0 / 14.0)
+    #expect(stats.share == 6.0 / 14.0)
 
     let history = try end.history()
     #expect(history.count == 14)
@@ -49,17 +49,18 @@ import Testing
   @Test func aDoseNotYetOverdueIsNeitherMissedNorCounted() throws {
     _ = try store(at: "2026-03-23 07:00").add(
       name: "Iron", times: ["08:00", "20:00"], days: nil, dose: nil, stock: nil, refillAt: nil)
-    let stats = try store(at: "2026-03-23 19:00").stats(days: 1)
-    #expect(stats.first?.scheduled == 1)
-    #expect(stats.first?.missed == 0, "08:00 is missed only at 20:00")
-    #expect(try store(at: "2026-03-23 20:00").stats(days: 1).first?.missed == 1)
+    let stats = try store(at: "2026-03-23 19:00").adherence(days: 1).scheduled.first?.counts
+    #expect(stats?.scheduled == 1 && stats?.open == 1)
+    #expect(stats?.missed == 0, "08:00 is missed only at 20:00")
+    #expect(stats?.share == nil, "nothing decided yet")
+    #expect(try store(at: "2026-03-23 20:00").adherence(days: 1).scheduled.first?.counts.missed == 1)
   }
 
   @Test func weekdaySchedulesOnlyCountTheirDays() throws {
     _ = try store(at: "2026-03-22 12:00").add(
       name: "Methotrexate", times: ["09:00"], days: ["mon,thu"], dose: nil, stock: nil, refillAt: nil)
-    let stats = try store(at: "2026-04-04 12:00").stats(days: 14)
-    #expect(stats.first?.scheduled == 4, "Mon 23, Thu 26, Mon 30 March, Thu 2 April")
+    let stats = try store(at: "2026-04-04 12:00").adherence(days: 14).scheduled
+    #expect(stats.first?.counts.scheduled == 4, "Mon 23, Thu 26, Mon 30 March, Thu 2 April")
     #expect(throws: MedicationError.noDoseNear("Methotrexate")) {
       _ = try store(at: "2026-03-25 09:00").take("Methotrexate", at: nil)
     }

@@ -19,6 +19,7 @@ public enum MedicationError: Error, Equatable, CustomStringConvertible {
   case badSteps(String)
   case stepsAndDose
   case noSteps
+  case badStart
   case asNeededHasNoSchedule(String)
   case limitsNeedAsNeeded
   case badMaxPerDay
@@ -63,7 +64,11 @@ public enum MedicationError: Error, Equatable, CustomStringConvertible {
       return
         "'\(text.prefix(40))' is not a taper step; write DOSE:LENGTH with the length in days or weeks, e.g. --steps '20 mg:7d,10 mg:2w'"
     case .stepsAndDose: return "--steps sets the dose of each day; leave out --dose"
-    case .noSteps: return "--start, --then-keep and --then-stop belong to a taper; add --steps"
+    case .noSteps:
+      return
+        "--then-keep and --then-stop belong to a taper, and so does --start on edit; add --steps (a schedule's first day is set when it is added)"
+    case .badStart:
+      return "--start is the schedule's first day, within a year of today (a medication taken as needed has none)"
     case .asNeededHasNoSchedule(let name):
       return "\(name) is taken as needed and has no schedule; record a dose with 'vital meds take \(name)'"
     case .limitsNeedAsNeeded:

@@ -43,6 +43,9 @@ public struct MedicationPlan: Equatable, Sendable {
     /// Its wall-clock time, as `take --dose HH:MM` names it.
     public let time: TimeOfDay
     public let dose: String?
+    /// A time earlier on the day the medication was added than the moment it was added: a dose
+    /// that may already have been taken, so it can be recorded but is never missed.
+    public var opening = false
   }
 
   /// The calendar whose wall clock the times follow: the pinned zone's, else `local`.
@@ -87,12 +90,14 @@ public struct MedicationPlan: Equatable, Sendable {
 
   /// Dose times in `[from, to)` within this plan's stretch. Times are wall-clock times of the
   /// plan's calendar, so a dose stays at 08:00 across a daylight-saving change; a time the
-  /// clocks skip is taken at the first instant after the gap.
-  public func slots(from: Date, to: Date, local: Calendar) -> [Slot] {
-    let lower = max(from, since)
+  /// clocks skip is taken at the first instant after the gap. With `opening`, the times of
+  /// the day the plan starts that come before its start are there too, marked.
+  public func slots(from: Date, to: Date, local: Calendar, opening: Bool = false) -> [Slot] {
+    let calendar = calendar(local: local)
+    let start = opening ? LocalDate(since, in: calendar).start(in: calendar) : since
+    let lower = max(from, start)
     let upper = min(to, until ?? to)
     guard lower < upper else { return [] }
-    let calendar = calendar(local: local)
     var result: [Slot] = []
     var day = LocalDate(lower, in: calendar).adding(days: -1)
     let last = LocalDate(upper, in: calendar)
@@ -104,7 +109,9 @@ public struct MedicationPlan: Equatable, Sendable {
           let components = DateComponents(
             year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute)
           guard let at = calendar.date(from: components) else { continue }
-          if at >= lower, at < upper { result.append(Slot(at: at, day: day, time: time, dose: inForce.dose)) }
+          if at >= lower, at < upper {
+            result.append(Slot(at: at, day: day, time: time, dose: inForce.dose, opening: at < since))
+          }
         }
       }
       day = day.adding(days: 1)

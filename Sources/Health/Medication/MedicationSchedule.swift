@@ -3,9 +3,10 @@ import Foundation
 import Storage
 
 extension Medication {
-  /// The dose times of every plan in `[from, to)`, paused ones left out.
-  public func slots(from: Date, to: Date, calendar: Calendar) -> [MedicationPlan.Slot] {
-    plans.flatMap { $0.slots(from: from, to: to, local: calendar) }
+  /// The dose times of every plan in `[from, to)`, paused ones left out. With `opening`, also
+  /// the times of the day the medication was added that came before it was (the first plan's).
+  public func slots(from: Date, to: Date, calendar: Calendar, opening: Bool = false) -> [MedicationPlan.Slot] {
+    plans.enumerated().flatMap { $1.slots(from: from, to: to, local: calendar, opening: opening && $0 == 0) }
       .filter { slot in !pauses.contains { $0.contains(slot.at) } }
       .sorted { $0.at < $1.at }
   }
@@ -32,13 +33,16 @@ extension MedicationStore {
   /// Every scheduled dose of `medication` whose scheduled time is in `[from, to)`, with what
   /// became of it. A late dose recorded with a shift moves the later doses of its day by as
   /// much (`due`); a dose with no take or skip is missed at the next dose's due time or 12
-  /// hours after its own, whichever comes first.
-  func schedule(_ m: Medication, from: Date, to: Date) throws -> [Scheduled] {
+  /// hours after its own, whichever comes first. The day's doses from before the medication
+  /// was added count once recorded; unrecorded, they are there only when `opening` asks
+  /// (for a take or skip to find them), open and never missed.
+  func schedule(_ m: Medication, from: Date, to: Date, opening: Bool = false) throws -> [Scheduled] {
     guard !m.asNeeded else { return [] }
     let recorded = try events(m.id)
     // The day's earlier doses decide the shifts; a later one decides when a dose is missed.
     let slots = m.slots(
-      from: from.addingTimeInterval(-Self.dayReach), to: to.addingTimeInterval(Self.window + 1), calendar: calendar)
+      from: from.addingTimeInterval(-Self.dayReach), to: to.addingTimeInterval(Self.window + 1), calendar: calendar,
+      opening: true)
     var shifted: [LocalDate: TimeInterval] = [:]
     var dues: [Date] = []
     for slot in slots {
@@ -53,9 +57,10 @@ extension MedicationStore {
         result.append(Scheduled(slot: slot, dose: event))
         continue
       }
+      if slot.opening && !opening { continue }
       let limit = due.addingTimeInterval(Self.window)
       let next = dues[(i + 1)...].filter { $0 > due }.min()
-      let status: DoseStatus = min(next ?? limit, limit) <= now ? .missed : .pending
+      let status: DoseStatus = !slot.opening && min(next ?? limit, limit) <= now ? .missed : .pending
       result.append(
         Scheduled(
           slot: slot,
@@ -86,7 +91,8 @@ extension MedicationStore {
   func slot(for medication: Medication, at: Date, named slot: TimeOfDay?) throws -> Scheduled {
     func distance(_ s: Scheduled) -> TimeInterval { abs(s.dose.due.timeIntervalSince(at)) }
     let candidates = try schedule(
-      medication, from: at.addingTimeInterval(-Self.window - Self.dayReach), to: at.addingTimeInterval(Self.window + 1)
+      medication, from: at.addingTimeInterval(-Self.window - Self.dayReach), to: at.addingTimeInterval(Self.window + 1),
+      opening: true
     ).filter { distance($0) <= Self.window }
     func stamp(_ t: Date) -> String { ISO8601.string(from: t, timeZone: calendar.timeZone) }
     func sameDay(_ s: Scheduled) -> Bool {
@@ -101,11 +107,13 @@ extension MedicationStore {
       }
       return named
     }
-    // A dose of that day already due and still open comes first, the earliest of them;
-    // otherwise the nearest dose, which must then be open (a second take right after the
-    // first is a slip, not the next dose twelve hours early).
+    // A dose of that day already due and still open comes first, the earliest of them (one
+    // from before the medication was added only when no other is due: the first evening dose
+    // is not the morning's that was never meant); otherwise the nearest dose, which must then
+    // be open (a second take right after the first is a slip, not the next dose twelve hours
+    // early).
     if let due = candidates.filter({ $0.dose.at == nil && $0.dose.due <= at && sameDay($0) }).min(by: {
-      $0.dose.due < $1.dose.due
+      ($0.slot.opening ? 1 : 0, $0.dose.due) < ($1.slot.opening ? 1 : 0, $1.dose.due)
     }) {
       return due
     }

@@ -72,7 +72,7 @@ extension MedicationStore {
       m.steps = try steps.map(TaperStep.parse)
       if m.steps == nil { m.stepsStart = nil } else if changes.dose == nil { m.dose = nil }
     }
-    if let start = changes.stepsStart { m.stepsStart = start }
+    if let start = changes.stepsStart, m.steps != nil || adding { m.stepsStart = start }
     if m.steps != nil, m.stepsStart == nil || (changes.steps != nil && changes.stepsStart == nil) {
       m.stepsStart = LocalDate(now, in: m.current.calendar(local: calendar))
     }
@@ -95,7 +95,12 @@ extension MedicationStore {
       m.thenKeep = false
       m.minGap = nil
     }
-    try check(m, changes)
+    try check(m, changes, adding: adding)
+    if adding, let start = changes.stepsStart {
+      // Doses count from the first day given, also when it is past: they are recorded after the fact.
+      m.since = start.start(in: m.current.calendar(local: calendar))
+      if m.steps == nil { m.stepsStart = nil }
+    }
     // A new plan from now on; the old one keeps the doses before.
     if !adding, m.current.withoutSince != old.current.withoutSince || m.asNeeded != old.asNeeded {
       if !old.asNeeded, old.since < now {
@@ -109,7 +114,7 @@ extension MedicationStore {
     return m
   }
 
-  private func check(_ m: Medication, _ changes: Changes) throws {
+  private func check(_ m: Medication, _ changes: Changes, adding: Bool) throws {
     for n in [m.stock, m.refillAt].compactMap({ $0 }) where !(0...100_000).contains(n) {
       throw MedicationError.badStock
     }
@@ -127,7 +132,15 @@ extension MedicationStore {
     if let interval = m.minInterval, interval > 7 * 86_400 { throw MedicationError.badSpan("--min-interval") }
     if let gap = m.minGap, gap > 86_400 { throw MedicationError.badSpan("--min-gap") }
     if m.steps != nil, changes.dose != nil, changes.dose! != nil { throw MedicationError.stepsAndDose }
-    if m.steps == nil, changes.stepsStart != nil || changes.thenKeep != nil { throw MedicationError.noSteps }
+    if m.steps == nil, changes.thenKeep != nil || (!adding && changes.stepsStart != nil) {
+      throw MedicationError.noSteps
+    }
+    if adding, let start = changes.stepsStart {
+      let today = LocalDate(now, in: m.current.calendar(local: calendar))
+      guard m.asNeeded == false, abs(today.days(to: start, in: calendar)) <= 366 else {
+        throw MedicationError.badStart
+      }
+    }
   }
 
   static func span(_ text: String, _ option: String) throws -> TimeInterval {

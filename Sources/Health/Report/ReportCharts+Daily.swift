@@ -3,16 +3,18 @@ import Foundation
 
 extension ReportCharts {
   /// The last 90 days as a calendar: a column per week, a row per weekday, each day coloured by
-  /// the share of its due doses that were taken.
+  /// the share of its scheduled doses that were taken. Doses taken as needed are never due:
+  /// they are named in a day's tooltip and counted apart.
   static func adherence(_ data: ReportData) -> SVGChart? {
-    let due = data.adherence.reduce(0) { $0 + $1.due }
-    guard due > 0, let first = data.adherence.first?.day else { return nil }
-    let taken = data.adherence.reduce(0) { $0 + $1.taken }
-    let share = Int((Double(taken) / Double(due) * 100).rounded())
-    var chart = SVGChart(
-      name: "adherence", title: "Doses taken, last 90 days",
-      summary: "\(taken) of \(due) due doses taken (\(share) %) from \(first) to \(data.adherence.last!.day)",
-      height: 190)
+    guard let adherence = data.adherence, let share = adherence.total.percent else { return nil }
+    let total = adherence.total
+    let first = adherence.first
+    var summary =
+      "\(total.taken) of \(total.decided) scheduled doses taken (\(Int(share.rounded())) %) from "
+      + "\(HumanText.date(first)) to \(HumanText.date(adherence.last))"
+    let asNeeded = adherence.asNeeded.reduce(0) { $0 + $1.taken }
+    if asNeeded > 0 { summary += "; \(HumanText.count(asNeeded, "dose")) taken as needed, not counted" }
+    var chart = SVGChart(name: "adherence", title: "Scheduled doses taken, last 90 days", summary: summary, height: 190)
     let cell = 13.0
     // Monday is row 0: ordinal 0 (1970-01-01) was a Thursday.
     func weekday(_ day: LocalDate) -> Int { ((day.ordinal % 7) + 10) % 7 }
@@ -24,28 +26,30 @@ extension ReportCharts {
     }
     var lastMonth = 0
     var lastLabelX = -100.0
-    for entry in data.adherence {
-      let column = Double((entry.day.ordinal - firstMonday) / 7)
+    for entry in adherence.days {
+      let column = Double((entry.date.ordinal - firstMonday) / 7)
       let x = chart.left + column * (cell + 2)
-      let y = chart.top + Double(weekday(entry.day)) * (cell + 2)
-      let level =
-        entry.due == 0
-        ? "none" : ["0", "1", "2", "3", "4"][min(4, Int(Double(entry.taken) / Double(entry.due) * 4))]
-      let label = entry.due == 0 ? "no doses due" : "\(entry.taken) of \(entry.due) taken"
+      let y = chart.top + Double(weekday(entry.date)) * (cell + 2)
+      let counts = entry.counts
+      let level = counts.share.map { ["0", "1", "2", "3", "4"][min(4, Int($0 * 4))] } ?? "none"
+      var label =
+        counts.decided == 0
+        ? "no scheduled doses due" : "\(counts.taken) of \(counts.decided) scheduled doses taken"
+      if entry.asNeeded > 0 { label += "; \(HumanText.count(entry.asNeeded, "dose")) as needed" }
       chart.add(
-        #"<rect class="day level-\#(level)" x="\#(f(x))" y="\#(f(y))" width="\#(f(cell))" height="\#(f(cell))"><title>\#(entry.day): \#(label)</title></rect>"#
+        #"<rect class="day level-\#(level)" x="\#(f(x))" y="\#(f(y))" width="\#(f(cell))" height="\#(f(cell))"><title>\#(HumanText.date(entry.date)): \#(label)</title></rect>"#
       )
-      if entry.day.month != lastMonth, x - lastLabelX > 50 {
-        lastMonth = entry.day.month
+      if entry.date.month != lastMonth, x - lastLabelX > 50 {
+        lastMonth = entry.date.month
         lastLabelX = x
         chart.add(
-          #"<text class="tick" x="\#(f(x))" y="\#(f(chart.top + 7 * (cell + 2) + 12))">\#(entry.day.description.prefix(7))</text>"#
+          #"<text class="tick" x="\#(f(x))" y="\#(f(chart.top + 7 * (cell + 2) + 12))">\#(HumanText.month(entry.date))</text>"#
         )
       }
     }
     let legendY = chart.top + 7 * (cell + 2) + 30
     chart.add(
-      #"<text class="axis-label" x="\#(f(chart.left))" y="\#(f(legendY + 10))">share of due doses taken (%):</text>"#)
+      #"<text class="axis-label" x="\#(f(chart.left))" y="\#(f(legendY + 10))">share of scheduled doses taken (%):</text>"#)
     // Each key as wide as its text (about 6 px a character at this size).
     var x = chart.left + 190
     for (level, text) in [("none", "none due"), ("0", "0"), ("1", "25"), ("2", "50"), ("3", "75"), ("4", "100")] {

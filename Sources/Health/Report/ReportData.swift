@@ -18,8 +18,8 @@ public struct ReportData: Sendable {
   public var periods: [Period] = []
   public var nextPeriod: LocalDate?
   public var medications: [MedicationRow] = []
-  /// The last 90 days to `to`: per day, doses taken and doses due (taken, skipped or missed).
-  public var adherence: [(day: LocalDate, taken: Int, due: Int)] = []
+  /// The last 90 days to `to`, as `vital meds stats --days 90` counts them.
+  public var adherence: Adherence?
   public var steps: [(day: LocalDate, steps: Double)] = []
   public var stepsGoal: Double?
   public var places: [(label: String, phase: Phase?)] = []
@@ -78,20 +78,7 @@ public struct ReportData: Sendable {
               + (m.days.map { " on " + $0.map(\.name).joined(separator: ", ") } ?? " daily"),
           since: LocalDate(m.plans.first?.since ?? m.since, in: calendar), stock: try meds.currentStock(m)))
     }
-    let first = to.adding(days: -89, in: calendar)
-    var byDay: [LocalDate: (Int, Int)] = [:]
-    for dose in try meds.history() where dose.status != .pending {
-      let day = LocalDate(dose.scheduledAt, in: calendar)
-      guard day >= first && day <= to else { continue }
-      let (taken, due) = byDay[day] ?? (0, 0)
-      byDay[day] = (taken + (dose.status == .taken ? 1 : 0), due + 1)
-    }
-    var day = first
-    while day <= to {
-      let (taken, due) = byDay[day] ?? (0, 0)
-      data.adherence.append((day, taken, due))
-      day = day.adding(days: 1, in: calendar)
-    }
+    data.adherence = try meds.adherence(from: to.adding(days: -89, in: calendar), through: to)
 
     let counted = try HealthTotals(db: db, accountID: account.id, now: now).counted(
       [.steps], days: from...to, in: calendar)

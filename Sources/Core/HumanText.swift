@@ -1,0 +1,69 @@
+import Foundation
+
+/// Text for people to read: counts with their nouns, and dates and times said as a person says
+/// them relative to today. JSON and CSV keep ISO 8601; this is for the terminal and the report.
+public struct HumanText: Sendable {
+  public let now: Date
+  public let calendar: Calendar
+
+  public init(now: Date, calendar: Calendar) {
+    self.now = now
+    self.calendar = calendar
+  }
+
+  static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+  static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+  static let fullMonths = [
+    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+    "December",
+  ]
+
+  /// `1 dose`, `2 doses`, `0 days`; `plural` for nouns that do not take an s.
+  public static func count(_ n: Int, _ singular: String, plural: String? = nil) -> String {
+    "\(n) \(n == 1 ? singular : plural ?? singular + "s")"
+  }
+
+  /// `today 14:00`, `tomorrow 09:30`, `yesterday 20:00`, `Thu 26 Nov 14:00` within a year of
+  /// today, else `Thu 26 Nov 2027 14:00`. Built by hand: a DateFormatter costs milliseconds to
+  /// load its locale data, a noticeable share of a short command.
+  public func time(_ date: Date) -> String {
+    let c = calendar.dateComponents([.hour, .minute], from: date)
+    return "\(day(LocalDate(date, in: calendar))) " + String(format: "%02d:%02d", c.hour!, c.minute!)
+  }
+
+  /// `today`, `tomorrow`, `yesterday`, `Thu 26 Nov` within half a year of today, else
+  /// `Thu 26 Nov 2027`.
+  public func day(_ date: LocalDate) -> String {
+    let today = LocalDate(now, in: calendar)
+    switch today.days(to: date, in: calendar) {
+    case 0: return "today"
+    case 1: return "tomorrow"
+    case -1: return "yesterday"
+    case let n where abs(n) <= 182: return Self.short(date)
+    default: return Self.short(date) + " \(date.year)"
+    }
+  }
+
+  /// `Thu 26 Nov`.
+  public static func short(_ date: LocalDate) -> String {
+    "\(weekdays[date.weekday % 7]) \(date.day) \(months[date.month - 1])"
+  }
+
+  /// `26 Nov 2026`: a date that stands alone, as in a report.
+  public static func date(_ date: LocalDate) -> String {
+    "\(date.day) \(months[date.month - 1]) \(date.year)"
+  }
+
+  /// `26 November 2026`.
+  public static func longDate(_ date: LocalDate) -> String {
+    "\(date.day) \(fullMonths[date.month - 1]) \(date.year)"
+  }
+
+  /// `Nov 2026`: a month on a chart's axis, never mistaken for a day.
+  public static func month(_ date: LocalDate) -> String {
+    "\(months[date.month - 1]) \(date.year)"
+  }
+
+  /// The first characters of an id, as lists show them: `3f2a9c1d`.
+  public static func shortID(_ id: String) -> String { String(id.prefix(8)) }
+}
