@@ -9,7 +9,8 @@ extension Vital {
     static let configuration = CommandConfiguration(
       commandName: "area",
       abstract: "Districts, incidence figures, traffic-light phases and their guidelines, watched places.",
-      subcommands: [Import.self, Stats.self, Locate.self, Phases.self, Watch.self])
+      subcommands: [Import.self, Stats.self, Locate.self, Phases.self, Watch.self],
+      aliases: ["areas", "place", "places"])
   }
 }
 

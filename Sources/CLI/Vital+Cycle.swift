@@ -11,10 +11,11 @@ extension Vital {
       abstract: "Periods, and the next periods, ovulation and fertile window predicted with ranges.",
       discussion: CyclePrediction.helpNote,
       subcommands: [
-        Log.self, List.self, Show.self, Edit.self, Delete.self, Note.self, Day.self, Notes.self, Import.self,
+        Add.self, List.self, Show.self, Edit.self, Delete.self, Note.self, Day.self, Notes.self, Import.self,
         Predict.self,
         CalendarCommand.self, Pause.self, Pauses.self, Exclude.self, Include.self, Backtest.self, ImportHealth.self,
-      ])
+      ],
+      aliases: ["period", "periods", "cycles"])
   }
 }
 
@@ -92,14 +93,14 @@ extension App {
 }
 
 extension Vital.Cycle {
-  struct Log: AsyncParsableCommand {
+  struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "log", abstract: "Log a period, or set the end of the one that starts on --start.",
+      commandName: "add", abstract: "Add a period, or set the end of the one that starts on --start ('log' is the same).",
       discussion: """
         Examples:
-          vital cycle log --start 2026-11-02
+          vital cycle add --start 2026-11-02
           vital cycle log --start 2026-11-02 --end 2026-11-06
-        """)
+        """, aliases: ["log"])
     @OptionGroup var global: GlobalOptions
     @Option(help: "The first day, YYYY-MM-DD.") var start: LocalDate
     @Option(help: "The last day; leave out while it is ongoing.") var end: LocalDate?
@@ -127,7 +128,7 @@ extension Vital.Cycle {
       let c = try CycleContext(global)
       let periods = try c.store.list()
       try c.app.output.show(.array(periods.map(c.app.json))) {
-        guard !periods.isEmpty else { return "No periods logged; add one with 'vital cycle log --start YYYY-MM-DD'." }
+        guard !periods.isEmpty else { return "No periods logged; add one with 'vital cycle add --start YYYY-MM-DD'." }
         let short = ShortID.prefixes(periods.map(\.id))
         var table = TextTable(["id", "start", "end", "length"])
         for p in periods {

@@ -10,10 +10,11 @@ extension Vital {
       commandName: "donor",
       abstract: "Blood donation: questionnaire, eligibility, appointments, history.",
       subcommands: [
-        Questions.self, QuestionnaireCommand.self, EligibilityCommand.self, Book.self, Status.self, Cancel.self,
-        Complete.self, Record.self, History.self, Show.self, Edit.self, Delete.self, VitalsCommand.self,
-        GuideCommand.self, Export.self, Import.self,
-      ]
+        Add.self, History.self, Show.self, Edit.self, Delete.self, Book.self, Reschedule.self, Cancel.self,
+        Complete.self, Status.self, EligibilityCommand.self, Questions.self, QuestionnaireCommand.self,
+        VitalsCommand.self, GuideCommand.self, Export.self, Import.self,
+      ],
+      aliases: ["donation", "donations", "donate", "blood"]
     )
   }
 }

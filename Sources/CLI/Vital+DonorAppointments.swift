@@ -74,6 +74,26 @@ extension Vital.Donor {
     }
   }
 
+  struct Reschedule: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "reschedule", abstract: "Move your appointment to another time, checked as 'book' checks it.",
+      discussion: """
+        Examples:
+          vital donor reschedule --at "2026-12-03T16:00"
+          vital donor reschedule 3f2a --at "tomorrow 09:30" --place "DRK Mitte"
+        """)
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The appointment's id (or its first characters); the scheduled one if omitted.") var id: String?
+    @Option(help: "The new local date and time, e.g. 2026-12-03T16:00.") var at: DateTimeArgument
+    @Option(help: "A new place.") var place: String?
+
+    func run() async throws {
+      let c = try DonorContext(global)
+      let donation = try c.store.reschedule(id, at: try c.app.instant(at), place: place, profile: c.profile)
+      try c.app.output.show(c.app.json(donation)) { "rescheduled: \(c.app.line(donation))" }
+    }
+  }
+
   struct Cancel: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "cancel", abstract: "Cancel the scheduled appointment.",
@@ -113,15 +133,17 @@ extension Vital.Donor {
     }
   }
 
-  struct Record: AsyncParsableCommand {
+  struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "record", abstract: "Add a past donation to your history.",
+      commandName: "add", abstract: "Add a donation you made to your history ('record' is the same).",
       discussion: """
+        A time ahead is an appointment: book it with 'vital donor book'.
+
         Examples:
-          vital donor record --at 2026-03-01T10:00 --place "DRK Mitte"
+          vital donor add --at 2026-03-01T10:00 --place "DRK Mitte"
           vital donor record --at "yesterday 17:30" --place Uniklinik --kind plasma --notes "arm bruised"
-          vital donor record --at 2026-05-02T11:00 --place "DRK Mitte" --hb-mmol 8.6 --ferritin 38
-        """)
+          vital donor add --at 2026-05-02T11:00 --place "DRK Mitte" --hb-mmol 8.6 --ferritin 38
+        """, aliases: ["record"])
     @OptionGroup var global: GlobalOptions
     @Option(help: "When you donated, e.g. 2026-03-01T10:00.") var at: DateTimeArgument
     @Option(help: "Where you donated.") var place: String
@@ -144,8 +166,8 @@ extension Vital.Donor {
       discussion: """
         Examples:
           vital donor history
-          vital donor ls --json
-        """, aliases: ["ls"])
+          vital donor list --json
+        """, aliases: ["list", "ls"])
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {

@@ -11,7 +11,7 @@ extension Vital.Donor {
       discussion: """
         Oldest first. Haemoglobin is shown against the least your region's service takes for \
         your sex (the stricter figure when your profile has no sex); figures come from \
-        'vital donor record' and 'vital donor complete' (--hb, --ferritin, --bp, --pulse).
+        'vital donor add' and 'vital donor complete' (--hb, --ferritin, --bp, --pulse).
 
         Examples:
           vital donor vitals

@@ -8,7 +8,8 @@ extension Vital {
   struct Goals: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "goals", abstract: "Daily goals for steps and walking or running distance.",
-      subcommands: [Add.self, List.self, Show.self, Edit.self, Delete.self, Progress.self, Import.self])
+      subcommands: [Add.self, List.self, Show.self, Edit.self, Delete.self, Progress.self, Import.self],
+      aliases: ["goal"])
   }
 }
 

@@ -12,7 +12,8 @@ extension Vital {
       subcommands: [
         Add.self, List.self, Show.self, Edit.self, Delete.self, Take.self, Skip.self, Snooze.self, Pause.self,
         Resume.self, Undo.self, DoseCommand.self, Refill.self, Stats.self, History.self,
-      ])
+      ],
+      aliases: ["med", "medication", "medications", "medicine", "pills", "drugs"])
   }
 }
 

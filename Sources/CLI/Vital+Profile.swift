@@ -58,7 +58,7 @@ extension Vital.ProfileCommand {
           vital profile set --blood-type A+ --sex female --birth-date 1990-05-01
           vital profile set --weight-kg 61.5 --region uk
           vital profile set --surname ''
-        """)
+        """, aliases: ["edit"])
     @OptionGroup var global: GlobalOptions
     @Option(help: "What Vital calls you.") var name: String?
     @Option(help: "Your surname.") var surname: String?

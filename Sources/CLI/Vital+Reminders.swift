@@ -9,7 +9,8 @@ extension Vital {
     static let configuration = CommandConfiguration(
       commandName: "reminders",
       abstract: "Reminders from appointments, medications, predicted periods and area watches.",
-      subcommands: [List.self, ICS.self, Enable.self, Disable.self, Discreet.self, Notify.self])
+      subcommands: [List.self, ICS.self, Enable.self, Disable.self, Discreet.self, Notify.self],
+      aliases: ["reminder"])
   }
 }
 
@@ -81,7 +82,7 @@ extension Vital.Reminders {
         Examples:
           vital reminders ics --out vital.ics
           vital reminders ics --from 2026-12-01 --to 2027-01-01 --json
-        """)
+        """, aliases: ["export"])
     @OptionGroup var global: GlobalOptions
     @Option(help: "A file to write (default: stdout).") var out: String?
     @Option(help: "Start (default: now).") var from: DateTimeArgument?

@@ -168,14 +168,17 @@ import Testing
   @Test func aMisspeltCommandSuggestsTheNearestOne() throws {
     let vital = try VitalHome()
     for (args, typed, suggested) in [
-      (["donr"], "donr", "donor"), (["donor", "statsu"], "statsu", "status"),
-      (["--home", vital.home, "helth", "summary"], "helth", "health"),
-      (["health", "trnd", "--type", "steps"], "trnd", "trend"), (["remote", "stauts"], "stauts", "status"),
+      (["donr"], "donr for 'vital'", "vital donor"), (["donor", "statsu"], "statsu for 'vital donor'", "vital donor status"),
+      (["--home", vital.home, "helth", "summary"], "helth for 'vital'", "vital health"),
+      (["health", "trnd", "--type", "steps"], "trnd for 'vital health'", "vital health trend"),
+      (["remote", "stauts"], "stauts for 'vital remote'", "vital remote status"),
     ] {
       let run = try vital.run(args, home: .unset)
       #expect(run.status == 64, "\(args)")
+      let (word, group) = (typed.components(separatedBy: " for ")[0], typed.components(separatedBy: " for ")[1])
       #expect(
-        run.stderrLines.first == "Error: Unknown command '\(typed)'. Did you mean '\(suggested)'?", "\(run.stderr)")
+        run.stderrLines.first == "Error: Unknown command '\(word)' for \(group). Did you mean '\(suggested)'?",
+        "\(run.stderr)")
       #expect(run.stderr.contains("Usage:"))
     }
     // Nothing near: argument-parser's own words.

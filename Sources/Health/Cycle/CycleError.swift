@@ -27,11 +27,11 @@ public enum CycleError: Error, Equatable, CustomStringConvertible {
         "that overlaps the period logged from \(start) to \(end ?? "now (ongoing)"); change that one with 'vital cycle edit \(start) --end D' or delete it first"
     case .stillOngoing(let start):
       return
-        "the period from \(start) has no end yet; log its end first with 'vital cycle log --start \(start) --end D'"
+        "the period from \(start) has no end yet; set its end first with 'vital cycle edit \(start) --end D'"
     case .notFound(let start):
       return "no period '\(start.prefix(40))' (give its id or its first day); see 'vital cycle list'"
     case .noPeriods:
-      return "no periods logged yet; log one with 'vital cycle log --start YYYY-MM-DD'"
+      return "no periods logged yet; add one with 'vital cycle add --start YYYY-MM-DD'"
     case .badCount:
       return "--count must be between 1 and 24"
     case .badTemperature:
@@ -50,7 +50,7 @@ public enum CycleError: Error, Equatable, CustomStringConvertible {
     case .noPause(let start):
       return "no pause starts on \(start); see 'vital cycle pauses'"
     case .tooFewPeriods:
-      return "a backtest needs at least 4 logged periods; log earlier ones with 'vital cycle log --start D --end E'"
+      return "a backtest needs at least 4 logged periods; add earlier ones with 'vital cycle add --start D --end E'"
     }
   }
 }

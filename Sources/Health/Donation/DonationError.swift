@@ -13,6 +13,7 @@ public enum DonationError: Error, Equatable, CustomStringConvertible {
   case notFound(String)
   case notScheduled(String, status: String)
   case completedInFuture
+  case recordAhead
   case emptyPlace
   case duringPeriod(start: String, from: String)
   case sameDay(id: String, day: String)
@@ -23,11 +24,12 @@ public enum DonationError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .alreadyScheduled(let id, let at):
-      return "you already have an appointment on \(at) (\(id.prefix(8))); cancel it first with 'vital donor cancel'"
+      return
+        "you already have an appointment on \(at) (\(id.prefix(8))); move it with 'vital donor reschedule --at TIME', or cancel it with 'vital donor cancel'"
     case .duringPeriod(let start, let from):
       return "that day is within 5 days after the period logged from \(start); book on \(from) or later"
     case .inThePast:
-      return "that time is in the past; to add a past donation use 'vital donor record'"
+      return "that time is in the past; to add a donation you made use 'vital donor add'"
     case .tooFarAhead(let limit):
       return "appointments can be booked at most a year ahead (until \(limit))"
     case .noQuestionnaire:
@@ -47,12 +49,15 @@ public enum DonationError: Error, Equatable, CustomStringConvertible {
       return "donation \(id.prefix(8)) is \(status), not scheduled"
     case .completedInFuture:
       return "a donation cannot be completed in the future; pass --at with a past time"
+    case .recordAhead:
+      return
+        "that time is ahead: book an appointment with 'vital donor book --at TIME --place PLACE'; 'add' takes a donation you made"
     case .sameDay(let id, let day):
       return
         "there is already a donation of this kind on \(day) (\(id.prefix(8))); to correct it use 'vital donor edit \(id.prefix(8))', or add --force if you did donate twice"
     case .appointmentAhead(let day):
       return
-        "that appointment is on \(day), still ahead; if you donated early, say when with --at, or move it with 'vital donor edit'"
+        "that appointment is on \(day), still ahead; if you donated early, say when with --at, or move it with 'vital donor reschedule --at TIME'"
     case .breaksAppointment(let id, let reason):
       return
         "that would no longer allow your appointment \(id.prefix(8)): \(reason); move or cancel the appointment first"

@@ -98,6 +98,13 @@ extension DonationStore {
     return donation
   }
 
+  /// Moves the scheduled appointment (or the one named) to `at`, and to `place` when given,
+  /// checked as booking checks it.
+  public func reschedule(_ idOrPrefix: String?, at: Date, place: String?, profile: Profile) throws -> Donation {
+    let appointment = try target(idOrPrefix)
+    return try edit(appointment.id, Changes(at: at, place: place), profile: profile)
+  }
+
   /// Deletes one donation for good (on every device once synced; `vital undo` brings it back).
   public func delete(_ idOrPrefix: String) throws -> Donation {
     let donation = try find(idOrPrefix)

@@ -158,7 +158,7 @@ public struct DonationStore {
   ) throws -> Donation {
     let place = place.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !place.isEmpty else { throw DonationError.emptyPlace }
-    guard at <= now else { throw DonationError.completedInFuture }
+    guard at <= now else { throw DonationError.recordAhead }
     let vitals = try vitals.validated()
     if !force { try checkNoOther(on: at, kind: kind) }
     let donation = Donation(
@@ -167,7 +167,7 @@ public struct DonationStore {
     return donation
   }
 
-  private func target(_ idOrPrefix: String?) throws -> Donation {
+  func target(_ idOrPrefix: String?) throws -> Donation {
     guard let idOrPrefix else {
       guard let scheduled = try scheduled() else { throw DonationError.noAppointment }
       return scheduled
