@@ -39,9 +39,11 @@ struct Overview {
       ])
     }
     let goals: [JSON] = today.goals.map { p in
-      .object([
-        ("id", .string(p.goal.id)), ("type", .string(p.goal.kind.rawValue)), ("target", .double(p.goal.target)),
-        ("value", .double((p.value * 100).rounded() / 100)), ("percent", .double((p.percent * 10).rounded() / 10)),
+      let percent: JSON = p.percent.map { JSON.double(($0 * 10).rounded() / 10) } ?? .null
+      return .object([
+        ("id", .string(p.goal.id)), ("type", .string(p.goal.kind.name)), ("target", .double(p.goal.target)),
+        ("unit", .string(p.goal.kind.measure.unit)), ("value", HealthJSON.number(p.value)), ("percent", percent),
+        ("last_data", .optional(p.lastData?.description)),
       ])
     }
     let reminders: [JSON] = today.reminders.map { r in
@@ -53,7 +55,7 @@ struct Overview {
     return .object([
       ("logged_in", .bool(true)), ("account", account.json), ("blood_type", .optional(profile.bloodType?.description)),
       ("region", region), ("doses", .array(doses)), ("cycle", cycle), ("goals", .array(goals)),
-      ("next_appointment", appointment), ("days_left", daysLeft),
+      ("next_appointment", appointment), ("days_left", daysLeft), ("missed", .bool(donor.missed)),
       ("next_eligible", .optional(donor.nextEligible?.description)), ("eligibility", app.json(donor.eligibility)),
       ("reminders", .array(reminders)),
     ])
@@ -71,6 +73,7 @@ struct Overview {
       return
         "Not logged in. Log in with 'vital account login --email EMAIL', or create another account with 'vital account register'."
     }
+    let human = HumanText(now: app.now, calendar: app.calendar)
     var lines = ["Vital — \(account.human), \(app.human(app.now))"]
     if !today.doses.isEmpty {
       lines += ["", "Doses due"]
@@ -86,37 +89,24 @@ struct Overview {
     }
     if let cycle = today.cycle {
       var line = "  cycle day \(cycle.day)\(cycle.ongoing ? " (period ongoing)" : "")"
-      if let next = cycle.nextPeriod { line += "; next period around \(next)" }
+      if let next = cycle.nextPeriod { line += "; next period around \(human.day(next))" }
       lines += ["", "Cycle", line]
     }
     if !today.goals.isEmpty {
       lines += ["", "Goals today"]
-      for p in today.goals {
-        let filled = max(0, min(20, Int((p.percent / 5).rounded(.down))))
-        lines.append(
-          "  [\(String(repeating: "#", count: filled))\(String(repeating: "-", count: 20 - filled))] "
-            + String(format: "%5.0f%%  ", p.percent) + (p.goal.title ?? p.goal.kind.rawValue))
-      }
+      lines += today.goals.map { "  " + GoalsContext.bar($0, human: human) }
     }
     lines += ["", "Blood donation"]
     let donor = today.donor
-    if let appointment = donor.appointment, let daysLeft = donor.daysLeft {
-      let when = daysLeft == 0 ? "today" : daysLeft == 1 ? "tomorrow" : daysLeft > 0 ? "in \(daysLeft) days" : "passed"
-      lines.append("  appointment    \(app.human(appointment.scheduledAt)) (\(when)), \(appointment.place)")
+    if let appointment = donor.appointment, let when = donor.when(human) {
+      lines.append("  appointment    \(when), \(appointment.place)")
+      if let advice = donor.missedAdvice { lines.append("                 " + advice) }
     }
-    let eligibility = donor.eligibility
-    if !eligibility.missing.isEmpty {
-      lines.append(
-        "  may donate     not known yet: set your \(eligibility.missing.joined(separator: ", ")) (vital profile set)")
-    } else {
-      lines.append(
-        "  may donate     \(donor.nextEligible.map { $0 <= app.today ? "now" : "from \($0)" } ?? "see vital donor eligibility")"
-      )
-    }
+    lines.append("  may donate     \(donor.mayDonate(human))")
     if profile.bloodType == nil { lines.append("  blood type     not set (vital profile set --blood-type A+)") }
     if !today.reminders.isEmpty {
       lines += ["", "Next reminders"]
-      lines += today.reminders.map { "  \(app.human($0.at))  \($0.title)" }
+      lines += today.reminders.map { "  \(human.time($0.at))  \($0.title)" }
     }
     lines += ["", "See 'vital --help' for every command."]
     return lines.joined(separator: "\n")

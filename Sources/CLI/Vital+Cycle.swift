@@ -134,7 +134,7 @@ extension Vital.Cycle {
         for p in periods {
           table.add([
             short[p.id] ?? p.id, p.start.description, p.end?.description ?? "-",
-            p.length.map { "\($0) days" } ?? "ongoing",
+            p.length.map { HumanText.count($0, "day") } ?? "ongoing",
           ])
         }
         return table.text

@@ -88,9 +88,16 @@ extension Vital.Cycle {
       fields.append(("period", r.period.map(c.app.json) ?? .null))
       fields.append(("period_change", .optional(r.change?.rawValue)))
       try c.app.output.show(.object(fields)) {
-        var text = "\(r.note.date): \(c.app.line(r.note))"
+        let human = HumanText(now: c.app.now, calendar: c.app.calendar)
+        var text = "\(human.day(r.note.date)): \(c.app.line(r.note))"
         if let p = r.period, let change = r.change {
-          text += "\nperiod \(change.rawValue): \(p.start) to \(p.end?.description ?? "ongoing")"
+          switch change {
+          case .started: text += "\nperiod started \(human.day(p.start))"
+          default:
+            text +=
+              "\nperiod \(change.rawValue): \(human.day(p.start)) to \(p.end.map(human.day) ?? "ongoing")"
+              + (p.length.map { ", \(HumanText.count($0, "day"))" } ?? "")
+          }
         }
         return text
       }

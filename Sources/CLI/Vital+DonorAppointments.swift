@@ -41,33 +41,30 @@ extension Vital.Donor {
       let status = try c.store.status(profile: c.profile)
       let (appointment, daysLeft, kind) = (status.appointment, status.daysLeft, status.kind)
       var advice = status.advice
-      if status.overdue, let at = appointment?.scheduledAt {
-        advice.insert(
-          "Your appointment on \(app.human(at)) has passed: record it with 'vital donor complete' or 'vital donor cancel'.",
-          at: 0)
+      if let missed = status.missedAdvice {
+        advice.insert(missed, at: 0)
+      } else if status.overdue {
+        advice.insert("Once you have donated, record it with 'vital donor complete'.", at: 0)
       }
       let json = JSON.object([
         ("appointment", appointment.map(app.json) ?? .null),
         ("days_left", daysLeft.map { JSON.int($0) } ?? .null),
-        ("overdue", .bool(status.overdue)),
+        ("overdue", .bool(status.overdue)), ("missed", .bool(status.missed)),
         ("advice", .array(advice.map(JSON.string))),
         ("next_eligible", .optional(status.nextEligible?.description)),
       ])
       try app.output.show(json) {
+        let human = HumanText(now: app.now, calendar: app.calendar)
         var lines: [String] = []
-        if let appointment, let daysLeft {
-          let when =
-            daysLeft == 0
-            ? "today" : daysLeft == 1 ? "tomorrow" : daysLeft > 0 ? "in \(daysLeft) days" : "\(-daysLeft) days ago"
+        if let appointment, let at = appointment.scheduledAt, let when = status.when(human) {
           lines.append(
-            "Next appointment \(when): \(app.human(appointment.scheduledAt)), \(appointment.kind.label), \(appointment.place)"
-          )
+            status.missed
+              ? "Missed appointment: \(human.time(at)), \(appointment.kind.label), \(appointment.place)"
+              : "Next appointment: \(when), \(appointment.kind.label), \(appointment.place)")
         } else {
           lines.append("No appointment booked.")
         }
-        lines.append(
-          "You may donate \(kind.label) from \(status.nextEligible?.description ?? "- (see vital donor eligibility)")."
-        )
+        lines.append("You may donate \(kind.label) \(status.mayDonate(human)).")
         if !advice.isEmpty { lines += [""] + advice.map { "  - \($0)" } }
         return lines.joined(separator: "\n")
       }

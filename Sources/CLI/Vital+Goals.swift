@@ -7,13 +7,16 @@ import Health
 extension Vital {
   struct Goals: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "goals", abstract: "Daily goals for steps and walking or running distance.",
+      commandName: "goals", abstract: "Daily goals for steps, distance and running distance.",
       subcommands: [Add.self, List.self, Show.self, Edit.self, Delete.self, Progress.self, Import.self],
       aliases: ["goal"])
   }
 }
 
-extension Goal.Kind: ExpressibleByArgument {}
+extension Goal.Kind: ExpressibleByArgument {
+  public init?(argument: String) { self.init(name: argument) }
+  public static var allValueStrings: [String] { allCases.map(\.name) }
+}
 
 struct GoalsContext {
   let app: App
@@ -26,17 +29,42 @@ struct GoalsContext {
 
   func json(_ g: Goal) -> JSON {
     .object([
-      ("id", .string(g.id)), ("type", .string(g.kind.rawValue)), ("target", .double(g.target)),
+      ("id", .string(g.id)), ("type", .string(g.kind.name)), ("target", .double(g.target)),
+      ("unit", .string(g.kind.measure.unit)),
       ("title", .optional(g.title)), ("description", .optional(g.description)),
     ])
   }
 
   func line(_ g: Goal) -> String {
-    "\(g.id)  \(Self.target(g))  \(g.title ?? "")"
+    "\(HumanText.shortID(g.id))  \(g.kind.name)  \(Self.target(g))" + (g.title.map { "  \($0)" } ?? "")
   }
 
-  static func target(_ g: Goal) -> String {
-    g.kind == .steps ? "\(Int(g.target)) steps" : String(format: "%.0f m", g.target)
+  static func target(_ g: Goal) -> String { g.kind.measure.text(g.target) }
+
+  /// A day's progress: `value` and `percent` are null when that day has no data.
+  func json(_ p: Goal.Progress) -> JSON {
+    .object([
+      ("id", .string(p.goal.id)), ("type", .string(p.goal.kind.name)), ("target", .double(p.goal.target)),
+      ("unit", .string(p.goal.kind.measure.unit)), ("value", HealthJSON.number(p.value)),
+      ("percent", HealthJSON.number(p.percent)), ("title", .optional(p.goal.title)),
+      ("last_data", .optional(p.lastData?.description)),
+    ])
+  }
+
+  /// `[##########----------]   52%  2.6 km of 5 km  distance`, or, for a day without data,
+  /// `[no data since Wed 18 Nov]  goal 5 km  distance`: a bar at 0 % would say nothing was walked.
+  static func bar(_ p: Goal.Progress, human: HumanText) -> String {
+    let measure = p.goal.kind.measure
+    // "8000 steps" names itself; a distance says which.
+    let name = p.goal.title.map { "  \($0)" } ?? (p.goal.kind == .steps ? "" : "  \(p.goal.kind.name)")
+    guard let value = p.value, let percent = p.percent else {
+      let since = p.lastData.map { "no data since \(human.day($0))" } ?? "no data yet"
+      return "[\(since.padding(toLength: max(20, since.count), withPad: " ", startingAt: 0))]  goal \(measure.text(p.goal.target))\(name)"
+    }
+    let filled = max(0, min(20, Int((percent / 5).rounded(.down))))
+    let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled)
+    return "[\(bar)] " + String(format: "%4.0f%%", percent)
+      + "  \(measure.text(value)) of \(measure.text(p.goal.target))\(name)"
   }
 
   /// Goals in columns, each id as short as still tells it apart (a catalogue's ids differ at
@@ -44,7 +72,7 @@ struct GoalsContext {
   func table(_ goals: [Goal]) -> String {
     let short = ShortID.prefixes(goals.map(\.id))
     var table = TextTable(["id", "type", "target", "title"])
-    for g in goals { table.add([short[g.id] ?? g.id, g.kind.rawValue, Self.target(g), g.title ?? ""]) }
+    for g in goals { table.add([short[g.id] ?? g.id, g.kind.name, Self.target(g), g.title ?? ""]) }
     return table.text
   }
 }
@@ -56,16 +84,19 @@ extension Vital.Goals {
       discussion: """
         Examples:
           vital goals add --type steps --target 8000
-          vital goals add --type running-distance --target 5000 --title "Weekend run"
+          vital goals add --type distance --target 5km
+          vital goals add --type running-distance --target "3 mi" --title "Weekend run"
+
+        'walking-distance' is the name 'distance' had before; it is still taken.
         """)
     @OptionGroup var global: GlobalOptions
-    @Option(help: "steps, walking-distance or running-distance.") var type: Goal.Kind
-    @Option(help: "Steps, or metres for distances.") var target: Double
+    @Option(help: "steps, distance or running-distance.") var type: Goal.Kind
+    @Option(help: "Steps, or a distance with its unit: 5km, 3 mi, 800m (a bare number is metres).") var target: String
     @Option(help: "A name for it.") var title: String?
 
     func run() async throws {
       let c = try GoalsContext(global)
-      let goal = try c.store.add(type, target: target, title: title)
+      let goal = try c.store.add(type, target: try type.measure.value(target), title: title)
       try c.app.output.show(c.json(goal)) { "added: \(c.line(goal))" }
     }
   }
@@ -125,38 +156,32 @@ extension Vital.Goals {
       let c = try GoalsContext(global)
       let day = date ?? c.app.today
       let (progress, totals) = try c.store.progress(on: day)
+      var rows = progress.map(c.json)
       // The Health app's rings, where the export has them for the day, in the same shape.
-      var rows = progress.map { ($0.goal.id, $0.goal.kind.rawValue, $0.goal.target, $0.value, $0.goal.title) }
       if let a = totals.activity {
-        let rings: [(String, Double?, Double?)] = [
-          ("move", a.moveKcal ?? a.moveMinutes, a.moveKcal != nil ? a.moveKcalGoal : a.moveMinutesGoal),
-          ("exercise", a.exerciseMinutes, a.exerciseGoal), ("stand", a.standHours, a.standGoal),
+        let rings: [(String, Double?, Double?, String)] = [
+          ("move", a.moveKcal ?? a.moveMinutes, a.moveKcal != nil ? a.moveKcalGoal : a.moveMinutesGoal,
+           a.moveKcal != nil ? "kcal" : "min"),
+          ("exercise", a.exerciseMinutes, a.exerciseGoal, "min"), ("stand", a.standHours, a.standGoal, "h"),
         ]
-        for (name, value, goal) in rings {
-          if let value, let goal, goal > 0 {
-            rows.append(("activity-\(name)", name, goal, value, "Activity ring: \(name)"))
-          }
+        for (name, value, goal, unit) in rings {
+          guard let value, let goal, goal > 0 else { continue }
+          rows.append(
+            .object([
+              ("id", .string("activity-\(name)")), ("type", .string(name)), ("target", .double(goal)),
+              ("unit", .string(unit)), ("value", HealthJSON.number(value)),
+              ("percent", HealthJSON.number(value / goal * 100)), ("title", .string("Activity ring: \(name)")),
+              ("last_data", .string(day.description)),
+            ]))
         }
       }
-      let json = JSON.array(
-        rows.map { row in
-          .object([
-            ("id", .string(row.0)), ("type", .string(row.1)), ("target", .double(row.2)),
-            ("value", HealthJSON.number(row.3)), ("percent", HealthJSON.number(row.3 / row.2 * 100)),
-            ("title", .optional(row.4)),
-          ])
-        })
-      try c.app.output.show(json) {
-        var lines = progress.map { p in
-          let filled = min(20, Int((p.percent / 5).rounded(.down)))
-          let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled)
-          return String(format: "[%@] %6.1f%%  ", bar, p.percent)
-            + "\(Int(p.value.rounded()))/\(Int(p.goal.target))  \(p.goal.title ?? p.goal.kind.rawValue)"
-        }
+      try c.app.output.show(.array(rows)) {
+        let human = HumanText(now: c.app.now, calendar: c.app.calendar)
+        var lines = progress.map { GoalsContext.bar($0, human: human) }
         if lines.isEmpty { lines.append("No goals; add one with 'vital goals add --type steps --target 8000'.") }
         if let a = totals.activity {
           lines.append(
-            "rings on \(day): move \(HealthJSON.ratio(a.moveKcal ?? a.moveMinutes, a.moveKcalGoal ?? a.moveMinutesGoal)), exercise \(HealthJSON.ratio(a.exerciseMinutes, a.exerciseGoal)), stand \(HealthJSON.ratio(a.standHours, a.standGoal))"
+            "rings on \(human.day(day)): move \(HealthJSON.ratio(a.moveKcal ?? a.moveMinutes, a.moveKcalGoal ?? a.moveMinutesGoal)), exercise \(HealthJSON.ratio(a.exerciseMinutes, a.exerciseGoal)), stand \(HealthJSON.ratio(a.standHours, a.standGoal))"
           )
         }
         return lines.joined(separator: "\n")

@@ -21,7 +21,7 @@ extension Vital.Goals {
       try c.app.output.show(c.json(g)) {
         var table = TextTable(["field", "value"])
         table.add(["id", g.id])
-        table.add(["type", g.kind.rawValue])
+        table.add(["type", g.kind.name])
         table.add(["target", GoalsContext.target(g)])
         table.add(["title", g.title ?? "-"])
         table.add(["description", g.description ?? "-"])
@@ -42,8 +42,8 @@ extension Vital.Goals {
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The goal's id, or its first characters (see 'vital goals list').") var id: String
-    @Option(help: "steps, walking-distance or running-distance.") var type: Goal.Kind?
-    @Option(help: "Steps, or metres for distances.") var target: Double?
+    @Option(help: "steps, distance or running-distance.") var type: Goal.Kind?
+    @Option(help: "Steps, or a distance with its unit: 5km, 3 mi, 800m (a bare number is metres).") var target: String?
     @Option(help: "A name for it ('' clears it).") var title: String?
     @Option(help: "What it is about ('' clears it).") var description: String?
 
@@ -55,10 +55,11 @@ extension Vital.Goals {
 
     func run() async throws {
       let c = try GoalsContext(global)
+      let kind = try type ?? c.store.find(id).kind
       let goal = try c.store.edit(
         id,
         .init(
-          kind: type, target: target, title: title.map { $0.isEmpty ? nil : $0 },
+          kind: type, target: try target.map(kind.measure.value), title: title.map { $0.isEmpty ? nil : $0 },
           description: description.map { $0.isEmpty ? nil : $0 }))
       try c.app.output.show(c.json(goal)) { "edited: \(c.line(goal))" }
     }

@@ -67,21 +67,31 @@ extension Vital.HealthCommand {
       discussion: """
         Examples:
           vital health add --type steps --value 4200
-          vital health add --type distance-m --value 5000 --at "yesterday 18:00"
+          vital health add --type distance --value 5km --at "yesterday 18:00"
+          vital health add --type energy --value 320kcal
+          vital health add --type exercise --value 45min
+
+        The old names distance-m, active-energy-kcal and exercise-min are still taken.
         """)
     @OptionGroup var global: GlobalOptions
-    @Option(help: "steps, distance-m, active-energy-kcal or exercise-min.") var type: String
-    @Option(help: "The amount.") var value: Double
+    @Option(help: "steps, distance, energy or exercise.") var type: HealthTotals.Measure
+    @Option(help: "The amount with its unit: 4200, 5km, 3 mi, 320kcal, 45min (bare: steps, m, kcal, min).")
+    var value: String
     @Option(help: "When (default: now).") var at: DateTimeArgument?
 
     func run() async throws {
       let app = try App(global)
       let store = HealthStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
       let when = try at.map(app.instant) ?? app.now
-      let id = try store.add(type: type, value: value, at: when)
+      let amount = try type.value(value)
+      let id = try store.add(type: type.rawValue, value: amount, at: when)
+      let human = HumanText(now: app.now, calendar: app.calendar)
       try app.output.show(
-        .object([("id", .string(id)), ("type", .string(type)), ("value", .double(value)), ("at", app.iso(when))])
-      ) { "added \(type) at \(app.human(when)) (id \(id.prefix(8)))" }
+        .object([
+          ("id", .string(id)), ("type", .string(type.rawValue)), ("value", .double(amount)),
+          ("unit", .string(type.unit)), ("at", app.iso(when)),
+        ])
+      ) { "added \(type.text(amount)) (\(type.rawValue)) at \(human.time(when)) (id \(HumanText.shortID(id)))" }
     }
   }
 

@@ -38,18 +38,11 @@ extension Vital.HealthCommand {
       aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
     @Option(help: "The day, YYYY-MM-DD (default: today).") var date: LocalDate?
-    @Option(help: "steps, distance-m, active-energy-kcal or exercise-min (default: all).") var type: String?
+    @Option(help: "steps, distance, energy or exercise (default: all).") var type: HealthTotals.Measure?
 
     func run() async throws {
       let c = try HealthContext(global)
-      var identifier: String?
-      if let type {
-        guard let kind = HealthType.manual.first(where: { $0.name == type }) else {
-          throw HealthStore.Failure.unknownType(type)
-        }
-        identifier = kind.type
-      }
-      let samples = try c.store.samples(on: date ?? c.app.today, type: identifier)
+      let samples = try c.store.samples(on: date ?? c.app.today, type: type.map(HealthType.identifier))
       try c.app.output.show(.array(samples.map(c.json))) {
         guard !samples.isEmpty else { return "No samples on \(date ?? c.app.today)." }
         let short = ShortID.prefixes(samples.map(\.id), minimum: 8)
@@ -104,7 +97,7 @@ extension Vital.HealthCommand {
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The sample's id, or its first characters (see 'vital health list').") var id: String
-    @Option(help: "The amount.") var value: Double?
+    @Option(help: "The amount with its unit: 4200, 5km, 320kcal, 45min (bare: steps, m, kcal, min).") var value: String?
     @Option(help: "When.") var at: DateTimeArgument?
 
     func validate() throws {
@@ -113,7 +106,15 @@ extension Vital.HealthCommand {
 
     func run() async throws {
       let c = try HealthContext(global)
-      let s = try c.store.editSample(id, value: value, at: try at.map(c.app.instant))
+      var amount: Double?
+      if let value {
+        let sample = try c.store.sample(id)
+        guard let measure = sample.name.flatMap(HealthTotals.Measure.init(name:)) else {
+          throw HealthStore.SampleError.importedIsReadOnly(source: sample.source)
+        }
+        amount = try measure.value(value)
+      }
+      let s = try c.store.editSample(id, value: amount, at: try at.map(c.app.instant))
       try c.app.output.show(c.json(s)) { "edited: \(c.line(s))" }
     }
   }

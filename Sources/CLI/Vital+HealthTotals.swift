@@ -4,7 +4,9 @@ import Core
 import Foundation
 import Health
 
-extension HealthTotals.Measure: ExpressibleByArgument {}
+extension HealthTotals.Measure: ExpressibleByArgument {
+  public init?(argument: String) { self.init(name: argument) }
+}
 
 extension Vital.HealthCommand {
   struct Sources: AsyncParsableCommand {
@@ -75,7 +77,7 @@ extension Vital.HealthCommand {
     @Option(help: "The last N days (default 14).") var days: Int?
     @Option(help: "The last N weeks (Monday to Sunday).") var weeks: Int?
     @Option(help: "The last N calendar months.") var months: Int?
-    @Option(help: "A daily goal to compare with (steps, metres, kcal or minutes).") var goal: Double?
+    @Option(help: "A daily goal to compare with, with its unit: 8000, 5km, 500kcal, 30min.") var goal: String?
 
     func validate() throws {
       let given = [days, weeks, months].compactMap { $0 }
@@ -83,8 +85,8 @@ extension Vital.HealthCommand {
       if let n = days, !(1...3660).contains(n) { throw ValidationError("--days must be from 1 to 3660") }
       if let n = weeks, !(1...520).contains(n) { throw ValidationError("--weeks must be from 1 to 520") }
       if let n = months, !(1...120).contains(n) { throw ValidationError("--months must be from 1 to 120") }
-      if let g = goal, !(g.isFinite && g > 0 && g <= 10_000_000) {
-        throw ValidationError("--goal must be a number above 0 and at most 10000000")
+      if let goal {
+        do { _ = try type.value(goal) } catch { throw ValidationError("--goal: \(error)") }
       }
     }
 
@@ -96,17 +98,22 @@ extension Vital.HealthCommand {
 
     func run() async throws {
       let c = try GoalsContext(global)
-      let trend = try c.store.trend(type, period, today: c.app.today, goal: goal)
+      let trend = try c.store.trend(type, period, today: c.app.today, goal: try goal.map(type.value))
       let json = JSON.array(
         trend.rows.map { row in
           .object([
             ("period", .string(row.label)), ("from", .string(row.from.description)),
             ("through", .string(row.through.description)), ("total", HealthJSON.number(row.total)),
+            ("unit", .string(type.unit)), ("days_with_data", .int(row.daysWithData)),
             ("goal", HealthJSON.number(row.goal)), ("met", row.met.map(JSON.bool) ?? .null),
             ("days_met", .int(row.daysMet)),
           ])
         })
-      try c.app.output.show(json) { TrendChart(trend: trend, width: Output.width, colour: Output.colour).text }
+      try c.app.output.show(json) {
+        TrendChart(
+          trend: trend, width: Output.width, colour: Output.colour, human: HumanText(now: c.app.now, calendar: c.app.calendar)
+        ).text
+      }
     }
   }
 }

@@ -23,7 +23,7 @@ import Testing
     let progress = try goals.progress(on: LocalDate("2026-11-22")!).goals
     let steps = try #require(progress.first { $0.goal.kind == .steps })
     #expect(steps.value == 7333)
-    #expect(abs(steps.percent - 122.21666) < 0.0001)
+    #expect(abs((steps.percent ?? 0) - 122.21666) < 0.0001)
     let walk = try #require(progress.first { $0.goal.kind == .walkingDistance })
     #expect(walk.percent == 37.5, "not 0 from integer division")
   }

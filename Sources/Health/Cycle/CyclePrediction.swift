@@ -79,7 +79,12 @@ public struct CyclePrediction: Equatable, Sendable {
       }
     }
     let cycles = used.suffix(cyclesUsed)
-    let lengths = sorted.filter { p in !p.excluded && !pauses.contains { $0.contains(p.start) } }.compactMap(\.length)
+    // A period under way (ending today or yesterday, as a day of flow noted leaves it) may
+    // still grow: its length so far would shorten the prediction.
+    let underWay = last.start <= today && (last.end.map { $0 >= today.adding(days: -1) } ?? true)
+    let lengths = sorted.filter { p in
+      !p.excluded && !pauses.contains { $0.contains(p.start) } && !(underWay && p.id == last.id)
+    }.compactMap(\.length)
     let periodLength =
       lengths.isEmpty ? defaultPeriod : Int((Double(lengths.reduce(0, +)) / Double(lengths.count)).rounded())
 

@@ -10,6 +10,9 @@ public struct DonorStatus: Sendable {
   public let daysLeft: Int?
   /// The appointment's time has passed and it is neither completed nor cancelled.
   public let overdue: Bool
+  /// Over an hour past the appointment's time, still scheduled: it was missed, or went
+  /// unrecorded. Until then it may be under way.
+  public let missed: Bool
   public let advice: [String]
   public let kind: DonationKind
   public let eligibility: Eligibility
@@ -29,11 +32,13 @@ extension DonorStatus {
     }
     var daysLeft: Int?
     var overdue = false
+    var missed = false
     var advice: [String] = []
     if let appointment, let at = appointment.scheduledAt {
       let left = today.days(to: LocalDate(at, in: calendar), in: calendar)
       daysLeft = left
       overdue = at < now
+      missed = at.addingTimeInterval(missedAfter) < now
       if !overdue { advice += Advice.before(daysLeft: left, kind: appointment.kind) }
     }
     if let last = history.first(where: { $0.status == .completed }), let at = last.completedAt {
@@ -44,9 +49,13 @@ extension DonorStatus {
       history: history, everDonated: everDonated, profile: profile, kind: kind, questionnaire: questionnaire,
       now: now, calendar: calendar)
     return DonorStatus(
-      appointment: appointment, daysLeft: daysLeft, overdue: overdue, advice: advice, kind: kind,
+      appointment: appointment, daysLeft: daysLeft, overdue: overdue, missed: missed, advice: advice, kind: kind,
       eligibility: eligibility)
   }
+
+  /// How long after its time an appointment still counts as under way: a donation with its
+  /// checks takes about an hour.
+  public static let missedAfter: TimeInterval = 3600
 }
 
 extension DonationStore {

@@ -12,7 +12,9 @@ extension GoalStore {
     let first = Trend.bounds(period, back: period.count - 1, today: today).0
     let counted = try HealthTotals(db: db, accountID: account.id, now: now).counted(
       [measure], days: first...today, in: calendar)
-    let totals = counted.mapValues { $0[measure].map { $0.values.reduce(0, +) } ?? 0 }
+    // A day counts as having data when a source counted something in it: a UTC day's quarters
+    // also reach an hour into the next local day, so a day may appear with nothing in it.
+    let totals = counted.mapValues { $0[measure].map { $0.values.reduce(0, +) } ?? 0 }.filter { $0.value > 0 }
     let daily: (LocalDate) -> Double?
     if let goal {
       daily = { _ in goal }
@@ -33,6 +35,11 @@ extension GoalStore {
         daily = { goals[$0] }
       }
     }
-    return Trend(measure: measure, rows: Trend.rows(period, today: today, totals: totals, goal: daily))
+    let last = try db.scalar(
+      Date.self, "SELECT max(start) FROM health_sample WHERE account_id = ? AND type = ? AND start < ?", account.id,
+      measure.type, today.adding(days: 1, in: calendar).start(in: calendar))
+    return Trend(
+      measure: measure, rows: Trend.rows(period, today: today, totals: totals, goal: daily),
+      lastData: last.map { LocalDate($0, in: calendar) })
   }
 }

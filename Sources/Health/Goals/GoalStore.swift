@@ -113,14 +113,26 @@ public struct GoalStore {
 
   public func progress(on day: LocalDate) throws -> (goals: [Goal.Progress], totals: HealthStore.DayTotals) {
     let totals = try HealthStore(db: db, account: account, now: now, calendar: calendar).totals(on: day)
+    let end = day.adding(days: 1, in: calendar).start(in: calendar)
+    var lastData: [HealthTotals.Measure: LocalDate] = [:]
     let progress = try list().map { goal in
+      let measure = goal.kind.measure
+      // Running distance comes from workouts: a day with distance and no run did run 0 km.
+      let hasData = (totals.sources[measure] ?? [:]).values.reduce(0, +) > 0
       let value: Double
       switch goal.kind {
       case .steps: value = totals.steps
       case .walkingDistance: value = totals.walkingRunningMetres
       case .runningDistance: value = totals.runningMetres
       }
-      return Goal.Progress(goal: goal, value: value)
+      if lastData[measure] == nil,
+        let last = try db.scalar(
+          Date.self, "SELECT max(start) FROM health_sample WHERE account_id = ? AND type = ? AND start < ?",
+          account.id, measure.type, end)
+      {
+        lastData[measure] = LocalDate(last, in: calendar)
+      }
+      return Goal.Progress(goal: goal, value: hasData ? value : nil, lastData: lastData[measure])
     }
     return (progress, totals)
   }

@@ -22,19 +22,36 @@ public struct Trend: Equatable, Sendable {
     public let from: LocalDate
     /// The period's last day, or today for the period under way.
     public let through: LocalDate
-    public let total: Double
-    /// The daily goals of the period's days so far, added up; nil when no day had one.
+    /// The days with data added up; nil when no source had a sample on any day of the period:
+    /// no data is not 0.
+    public let total: Double?
+    /// Days with a sample from any source.
+    public let daysWithData: Int
+    /// The daily goals of the days counted (those with data; all of them when none has),
+    /// added up; nil when no day had one.
     public let goal: Double?
     /// Days whose own total reached their goal.
     public let daysMet: Int
-    public var met: Bool? { goal.map { total >= $0 } }
+    /// Whether the days with data met their goals; nil without data or without a goal.
+    public var met: Bool? {
+      guard let total, let goal else { return nil }
+      return total >= goal
+    }
   }
 
   public let measure: HealthTotals.Measure
   public let rows: [Row]
+  /// The last day with a sample of this measure, today or before; nil when there is none.
+  public var lastData: LocalDate?
+
+  public init(measure: HealthTotals.Measure, rows: [Row], lastData: LocalDate? = nil) {
+    self.measure = measure
+    self.rows = rows
+    self.lastData = lastData
+  }
 
   /// The last `period.count` periods up to `today` (the current one included), oldest first;
-  /// weeks start on Monday (ISO 8601).
+  /// weeks start on Monday (ISO 8601). A day missing from `totals` has no data.
   public static func rows(
     _ period: Period, today: LocalDate, totals: [LocalDate: Double], goal: (LocalDate) -> Double?
   ) -> [Row] {
@@ -42,20 +59,29 @@ public struct Trend: Equatable, Sendable {
     for back in stride(from: period.count - 1, through: 0, by: -1) {
       let (from, last, label) = bounds(period, back: back, today: today)
       let through = min(last, today)
-      var total = 0.0
+      var total: Double?
+      var withData = 0
       var goalSum: Double?
+      var allGoals: Double?
       var met = 0
       var day = from
       while day <= through {
-        let value = totals[day] ?? 0
-        total += value
-        if let g = goal(day) {
-          goalSum = (goalSum ?? 0) + g
-          if value >= g { met += 1 }
+        let g = goal(day)
+        if let g { allGoals = (allGoals ?? 0) + g }
+        if let value = totals[day] {
+          total = (total ?? 0) + value
+          withData += 1
+          if let g {
+            goalSum = (goalSum ?? 0) + g
+            if value >= g { met += 1 }
+          }
         }
         day = day.adding(days: 1)
       }
-      rows.append(Row(label: label, from: from, through: through, total: total, goal: goalSum, daysMet: met))
+      rows.append(
+        Row(
+          label: label, from: from, through: through, total: total, daysWithData: withData,
+          goal: withData > 0 ? goalSum : allGoals, daysMet: met))
     }
     return rows
   }

@@ -25,7 +25,8 @@ public struct HealthStore {
     public var description: String {
       switch self {
       case .unknownType(let t):
-        return "unknown type '\(t.prefix(40))'; use one of \(HealthType.manual.map(\.name).joined(separator: ", "))"
+        return
+          "unknown type '\(t.prefix(40))'; use one of \(HealthType.manual.map(\.name).joined(separator: ", ")) (distance-m, active-energy-kcal and exercise-min are their old names)"
       case .badValue: return "the value must be a number from 0 to 1000000"
       case .inTheFuture: return "that time is in the future; add a sample once it happened"
       }
@@ -38,7 +39,9 @@ public struct HealthStore {
   /// Adds a sample typed by hand (source "Vital").
   @discardableResult
   public func add(type name: String, value: Double, at: Date?) throws -> String {
-    guard let kind = HealthType.manual.first(where: { $0.name == name }) else { throw Failure.unknownType(name) }
+    guard let measure = HealthTotals.Measure(name: name),
+      let kind = HealthType.manual.first(where: { $0.name == measure.rawValue })
+    else { throw Failure.unknownType(name) }
     guard value.isFinite, (0...1_000_000).contains(value) else { throw Failure.badValue }
     let at = at ?? now
     guard at <= now else { throw Failure.inTheFuture }

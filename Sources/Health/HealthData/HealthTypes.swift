@@ -11,12 +11,17 @@ public enum HealthType {
   public static let bodyMass = "HKQuantityTypeIdentifierBodyMass"
   public static let heartRate = "HKQuantityTypeIdentifierHeartRate"
 
-  /// The short names `vital health add --type` takes, with the identifier and unit they store.
+  /// The quantities `vital health add --type` takes (by the names of `HealthTotals.Measure`),
+  /// with the identifier and unit they store.
   public static let manual: [(name: String, type: String, unit: String)] = [
-    ("steps", steps, "count"), ("distance-m", walkingRunningDistance, "m"),
-    ("active-energy-kcal", activeEnergy, "kcal"),
-    ("exercise-min", exerciseTime, "min"),
+    ("steps", steps, "count"), ("distance", walkingRunningDistance, "m"), ("energy", activeEnergy, "kcal"),
+    ("exercise", exerciseTime, "min"),
   ]
+
+  /// The identifier a quantity's samples are stored under.
+  public static func identifier(_ measure: HealthTotals.Measure) -> String {
+    manual.first { $0.name == measure.rawValue }!.type
+  }
 
   /// Metres per unit of length; kilocalories per unit of energy; seconds per unit of time.
   static let metres: [String: Double] = ["m": 1, "km": 1000, "cm": 0.01, "mi": 1609.344, "ft": 0.3048, "yd": 0.9144]
