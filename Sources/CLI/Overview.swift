@@ -74,7 +74,7 @@ struct Overview {
         "Not logged in. Log in with 'vital account login --email EMAIL', or create another account with 'vital account register'."
     }
     let human = HumanText(now: app.now, calendar: app.calendar)
-    var lines = ["Vital — \(account.human), \(app.human(app.now))"]
+    var lines = ["Vital — \(account.human), \(app.fullDate(app.now))"]
     if !today.doses.isEmpty {
       lines += ["", "Doses due"]
       var table = TextTable(["time", "medication", "", "take it with"])

@@ -14,6 +14,7 @@ extension Vital {
         Add.self, List.self, Show.self, Edit.self, Delete.self, Note.self, Day.self, Notes.self, Import.self,
         Predict.self,
         CalendarCommand.self, Pause.self, Pauses.self, Exclude.self, Include.self, Backtest.self, ImportHealth.self,
+        Export.self,
       ],
       aliases: ["period", "periods", "cycles"])
   }
@@ -256,7 +257,7 @@ extension Vital.Cycle {
         ("conflicts", .array(r.conflicts.map(JSON.string))),
       ])
       try c.app.output.show(json) {
-        var text = "\(r.found) periods in the health data: \(r.added) added, \(r.unchanged) already logged"
+        var text = "\(HumanText.count(r.found, "period")) in the health data: \(r.added) added, \(r.unchanged) already logged"
         if !r.conflicts.isEmpty {
           text += "\nleft alone, overlapping periods logged differently: \(r.conflicts.joined(separator: ", "))"
         }

@@ -190,7 +190,7 @@ extension Vital.Cycle {
       ])
       try c.app.output.show(json) {
         var text =
-          "\(r.format.rawValue): \(r.days) days, \(r.added) notes added, \(r.changed) changed, \(r.unchanged) unchanged; periods: \(r.periodsAdded) added, \(r.periodsUnchanged) already logged"
+          "\(r.format.rawValue): \(HumanText.count(r.days, "day")), \(HumanText.count(r.added, "note")) added, \(r.changed) changed, \(r.unchanged) unchanged; periods: \(r.periodsAdded) added, \(r.periodsUnchanged) already logged"
         if !r.conflicts.isEmpty {
           text += "\nleft alone, overlapping periods logged differently: \(r.conflicts.joined(separator: ", "))"
         }

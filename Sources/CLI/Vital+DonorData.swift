@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLICore
+import Core
 import Foundation
 import Health
 
@@ -60,11 +61,11 @@ extension Vital.Donor {
         try sink.write(JSON.array(history.map(c.app.json)).serialized() + "\n")
       }
       try sink.finish()
-      // With a file, stdout still answers --json with one document: what was written.
-      if toFile, global.json {
-        Output.write(
+      // With a file, stdout says what was written: a line, or with --json one document.
+      if toFile {
+        try c.app.output.show(
           JSON.object([("out", .string(out!)), ("format", .string(format.rawValue)), ("rows", .int(rows))])
-            .serialized())
+        ) { "wrote \(HumanText.count(rows, "row")) of donations to \(out!)" }
       }
     }
   }
@@ -90,7 +91,7 @@ extension Vital.Donor {
         ("unchanged", .int(summary.unchanged)), ("kept_deleted", .int(summary.keptDeleted)),
       ])
       try c.app.output.show(json) {
-        "imported \(summary.rows) rows: \(summary.inserted) new, \(summary.updated) updated, \(summary.unchanged) unchanged"
+        "imported \(HumanText.count(summary.rows, "row")): \(summary.inserted) new, \(summary.updated) updated, \(summary.unchanged) unchanged"
           + (summary.keptDeleted > 0 ? ", \(summary.keptDeleted) deleted here before (left deleted)" : "")
       }
     }

@@ -1,16 +1,18 @@
 import ArgumentParser
 import CLICore
+import Core
 import Foundation
 import Health
 import Schema
 
 extension Vital {
-  enum ExportFormat: String, ExpressibleByArgument, CaseIterable { case json, fhir }
+  enum ExportFormat: String, ExpressibleByArgument, CaseIterable { case json, fhir, csv }
 
   struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "export",
-      abstract: "Write every record of your account as one JSON document, or as a FHIR R4 bundle for other programs.",
+      abstract:
+        "Write every record of your account as one JSON document, as a FHIR R4 bundle for other programs, or as CSV.",
       discussion: """
         The document holds your profile and avatar, donations with their vitals, questionnaire \
         results, periods, medications and doses, goals, health samples, workouts, activity \
@@ -23,19 +25,34 @@ extension Vital {
         distance, weight and heart rate, medications with every dose, and periods. 'vital import' \
         reads such a bundle back.
 
+        --format csv writes one kind of record (--kind) to --out or stdout, or without --kind every \
+        kind into the folder --out names, a file each: donations, doses, periods, notes, samples, \
+        daily-totals, goals (their headers: docs/cli.md, "CSV").
+
         Examples:
           vital export --out vital-export.json
           vital export --format json | gzip > vital-export.json.gz
           vital export --out vital-export.json --json     # says what was written
           vital export --format fhir --since 2026-01-01 --out for-my-doctor.json
+          vital export --format csv --kind periods --out periods.csv
+          vital export --format csv --out vital-csv/
         """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "json: Vital's own format (default); fhir: a FHIR R4 Bundle.") var format: ExportFormat = .json
     @Option(help: "A file to write (default: stdout); written whole or not at all.") var out: String?
     @Option(help: "With --format fhir: only what happened from this date (YYYY-MM-DD) on.") var since: String?
     @Flag(help: "With --format fhir: your email as the Patient's contact.") var withContact = false
+    @Option(help: "With --format csv: donations, doses, periods, notes, samples, daily-totals or goals (default: all, into the folder --out).")
+    var kind: CSVExport.Kind?
 
     func validate() throws {
+      if kind != nil, format != .csv { throw ValidationError("--kind goes with --format csv") }
+      if format == .csv {
+        if since != nil || withContact { throw ValidationError("--since and --with-contact go with --format fhir") }
+        if kind == nil, out == nil || out == "-" {
+          throw ValidationError("--format csv without --kind writes a file per kind: name a folder with --out DIR")
+        }
+      }
       if format == .json, since != nil || withContact {
         throw ValidationError("--since and --with-contact go with --format fhir; the json export holds every record")
       }
@@ -47,6 +64,10 @@ extension Vital {
 
     func run() async throws {
       let app = try App(global)
+      if format == .csv {
+        if let kind { return try CSVExportCommand.run(kind, out: out, app: app) }
+        return try CSVExportCommand.runAll(into: out!, app: app)
+      }
       let account = try app.requireAccount()
       let sink = try OutputSink(path: out, app: app)
       let counts: RecordArchive.Counts
@@ -54,6 +75,8 @@ extension Vital {
       case .json:
         let archive = RecordArchive(db: app.db, account: account, datasets: VitalSchema.datasets, now: app.now)
         counts = try archive.export { try sink.write(bytes: $0) }
+      case .csv:
+        return
       case .fhir:
         let records = try FHIRRecords.load(
           db: app.db, account: account, now: app.now, calendar: app.calendar, since: since.flatMap { LocalDate($0) })
@@ -67,7 +90,7 @@ extension Vital {
         ("out", .string(out)), ("format", .string(format.rawValue)), ("records", .int(counts.total)),
         ("datasets", .object(counts.datasets.map { ($0.name, .int($0.records)) })),
       ])
-      try app.output.show(json) { "wrote \(counts.total) records to \(out)" }
+      try app.output.show(json) { "wrote \(HumanText.count(counts.total, "record")) to \(out)" }
     }
   }
 

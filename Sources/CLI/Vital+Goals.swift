@@ -8,7 +8,7 @@ extension Vital {
   struct Goals: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "goals", abstract: "Daily goals for steps, distance and running distance.",
-      subcommands: [Add.self, List.self, Show.self, Edit.self, Delete.self, Progress.self, Import.self],
+      subcommands: [Add.self, List.self, Show.self, Edit.self, Delete.self, Progress.self, Import.self, Export.self],
       aliases: ["goal"])
   }
 }
@@ -96,7 +96,7 @@ extension Vital.Goals {
 
     func run() async throws {
       let c = try GoalsContext(global)
-      let goal = try c.store.add(type, target: try type.measure.value(target), title: title)
+      let goal = try c.store.add(type, target: try type.measure.amount(target, option: "--target"), title: title)
       try c.app.output.show(c.json(goal)) { "added: \(c.line(goal))" }
     }
   }

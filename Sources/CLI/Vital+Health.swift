@@ -16,6 +16,7 @@ extension Vital {
         """,
       subcommands: [
         Import.self, Add.self, List.self, Show.self, Edit.self, Delete.self, Summary.self, Trend.self, Sources.self,
+        Export.self,
       ])
   }
 }
@@ -54,7 +55,7 @@ extension Vital.HealthCommand {
         ("by_type", .object(summary.byType.sorted { $0.key < $1.key }.map { ($0.key, JSON.int($0.value)) })),
       ])
       try app.output.show(json) {
-        "imported \(summary.records) records: \(summary.inserted) new, \(summary.duplicates) already there"
+        "imported \(HumanText.count(summary.records, "record")): \(summary.inserted) new, \(summary.duplicates) already there"
           + (summary.updated > 0 ? ", \(summary.updated) activity days updated" : "")
           + (summary.skipped > 0 ? ", \(summary.skipped) skipped (no type or unreadable dates)" : "")
       }
@@ -83,7 +84,7 @@ extension Vital.HealthCommand {
       let app = try App(global)
       let store = HealthStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
       let when = try at.map(app.instant) ?? app.now
-      let amount = try type.value(value)
+      let amount = try type.amount(value, option: "--value")
       let id = try store.add(type: type.rawValue, value: amount, at: when)
       let human = HumanText(now: app.now, calendar: app.calendar)
       try app.output.show(

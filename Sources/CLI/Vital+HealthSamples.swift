@@ -112,7 +112,7 @@ extension Vital.HealthCommand {
         guard let measure = sample.name.flatMap(HealthTotals.Measure.init(name:)) else {
           throw HealthStore.SampleError.importedIsReadOnly(source: sample.source)
         }
-        amount = try measure.value(value)
+        amount = try measure.amount(value, option: "--value")
       }
       let s = try c.store.editSample(id, value: amount, at: try at.map(c.app.instant))
       try c.app.output.show(c.json(s)) { "edited: \(c.line(s))" }

@@ -6,6 +6,15 @@ import Health
 
 extension HealthTotals.Measure: ExpressibleByArgument {
   public init?(argument: String) { self.init(name: argument) }
+
+  /// `value(text)` for an option, its error naming the option.
+  func amount(_ text: String, option: String) throws -> Double {
+    do {
+      return try value(text)
+    } catch let error as ValueError {
+      throw CLIError.badOption(option, reason: error.description)
+    }
+  }
 }
 
 extension Vital.HealthCommand {
@@ -85,9 +94,6 @@ extension Vital.HealthCommand {
       if let n = days, !(1...3660).contains(n) { throw ValidationError("--days must be from 1 to 3660") }
       if let n = weeks, !(1...520).contains(n) { throw ValidationError("--weeks must be from 1 to 520") }
       if let n = months, !(1...120).contains(n) { throw ValidationError("--months must be from 1 to 120") }
-      if let goal {
-        do { _ = try type.value(goal) } catch { throw ValidationError("--goal: \(error)") }
-      }
     }
 
     var period: Health.Trend.Period {
@@ -98,7 +104,7 @@ extension Vital.HealthCommand {
 
     func run() async throws {
       let c = try GoalsContext(global)
-      let trend = try c.store.trend(type, period, today: c.app.today, goal: try goal.map(type.value))
+      let trend = try c.store.trend(type, period, today: c.app.today, goal: try goal.map { try type.amount($0, option: "--goal") })
       let json = JSON.array(
         trend.rows.map { row in
           .object([

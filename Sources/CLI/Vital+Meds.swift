@@ -11,7 +11,7 @@ extension Vital {
       abstract: "Medications: schedules, takes and skips, stock, adherence.",
       subcommands: [
         Add.self, List.self, Show.self, Edit.self, Delete.self, Take.self, Skip.self, Snooze.self, Pause.self,
-        Resume.self, Undo.self, DoseCommand.self, Refill.self, Stats.self, History.self,
+        Resume.self, Undo.self, DoseCommand.self, Refill.self, Stats.self, History.self, Export.self,
       ],
       aliases: ["med", "medication", "medications", "medicine", "pills", "drugs"])
   }
@@ -203,12 +203,16 @@ extension Vital.Meds {
     static let configuration = CommandConfiguration(
       commandName: "history", abstract: "Every dose: taken, skipped or missed.",
       discussion: """
+        A table on a terminal; CSV (RFC 4180) when written to a file or a pipe, or with \
+        --format csv.
+
         Examples:
+          vital meds history
           vital meds history > doses.csv
           vital meds history --format json
         """)
     @OptionGroup var global: GlobalOptions
-    @Option(help: "csv (RFC 4180) or json.") var format: Vital.Donor.Format = .csv
+    @Option(help: "csv (RFC 4180) or json (default: a table on a terminal, else csv).") var format: Vital.Donor.Format?
 
     func run() async throws {
       let c = try MedsContext(global)
@@ -216,7 +220,17 @@ extension Vital.Meds {
         Output.write(JSON.array(try c.store.history().map(c.json)).serialized())
         return
       }
-      try c.store.exportCSV { FileHandle.standardOutput.write(Data($0)) }
+      guard format == nil, Output.isTerminal else {
+        try c.store.exportCSV { FileHandle.standardOutput.write(Data($0)) }
+        return
+      }
+      let history = try c.store.history()
+      guard !history.isEmpty else { return Output.write("No doses yet.") }
+      var table = TextTable(["scheduled", "medication", "dose", "status", "at"])
+      for d in history {
+        table.add([c.app.human(d.scheduledAt), d.medication, d.dose ?? "", d.status.rawValue, d.at.map(c.app.human) ?? ""])
+      }
+      Output.write(table.text)
     }
   }
 }

@@ -106,7 +106,7 @@ extension Vital.Reminders {
         if c.app.output.json {
           Output.write(JSON.object([("out", .string(out!)), ("events", .int(feed.count))]).serialized())
         } else {
-          FileHandle.standardError.write(Data("wrote \(feed.count) events to \(out!)\n".utf8))
+          FileHandle.standardError.write(Data("wrote \(HumanText.count(feed.count, "event")) to \(out!)\n".utf8))
         }
       }
     }

@@ -33,15 +33,17 @@ extension Vital {
       let account = try app.requireAccount()
       ChangeJournal.end(app.db)
       let journal = ChangeJournal(db: app.db, accountID: account.id)
+      let labels = RecordLabel(app: app, accountID: account.id)
+      let human = HumanText(now: app.now, calendar: app.calendar)
       if list {
         let changes = try journal.recent(limit: 20)
         try app.output.show(.array(changes.map { Self.json($0, app: app, all: changes) })) {
           guard !changes.isEmpty else { return "No changes yet on this device." }
           var table = TextTable(["#", "when", "command", "what"])
           for change in changes {
-            var what = Self.summary(change)
+            var what = Self.summary(change, labels)
             if change.undoneBy != nil { what += " (undone)" }
-            table.add(["\(change.seq)", app.human(change.at), change.command, what])
+            table.add(["\(change.seq)", human.time(change.at), change.command, what])
           }
           return table.text
         }
@@ -58,7 +60,7 @@ extension Vital {
       if change.undoneBy != nil { throw ChangeJournal.UndoError.alreadyUndone(change.seq) }
       guard
         try Confirmation.ask(
-          "Undo change \(change.seq), '\(change.command)' of \(app.human(change.at)): \(Self.summary(change))?",
+          "Undo change \(change.seq), '\(change.command)' of \(human.time(change.at)): \(Self.summary(change, labels))?",
           yes: yes)
       else {
         throw Confirmation.Refused(description: "nothing undone")
@@ -71,35 +73,26 @@ extension Vital {
         ("kept", .array(done.kept.map(JSON.string))),
       ])
       try app.output.show(json) {
-        "undone: \(change.seq) \(change.command): \(Self.summary(change))"
+        "undone: \(change.seq) \(change.command): \(Self.summary(change, labels))"
           + (done.undo.map { "\n(as change \($0.seq); 'vital undo \($0.seq)' takes it back)" } ?? "")
       }
     }
 
-    /// `edit donation 3f2a1b9c (place, notes)`, or a count when a change touched many records.
-    static func summary(_ change: ChangeJournal.Change) -> String {
+    /// `edit donation Thu 1 Oct 10:00, DRK Mitte (place, notes)`, `create Metformin dose of
+    /// today 08:00`, or a count when a change touched many records.
+    static func summary(_ change: ChangeJournal.Change, _ labels: RecordLabel) -> String {
       let steps = change.steps
       guard let first = steps.first else { return "nothing" }
       if first.action == .import || first.action == .withdraw {
-        let kinds = Set(steps.map { kind($0.dataset) }).sorted().joined(separator: ", ")
+        let kinds = Set(steps.map { RecordLabel.kind($0.dataset) }).sorted().joined(separator: ", ")
         return "\(first.action == .import ? "import" : "withdraw import") of \(kinds)"
       }
       let parts = steps.prefix(3).map { step -> String in
         let fields = step.action == .edit ? " (\(step.fields.joined(separator: ", ")))" : ""
-        return "\(step.action.rawValue) \(kind(step.dataset)) \(shortID(step.rowID))\(fields)"
+        return "\(step.action.rawValue) \(labels.label(step))\(fields)"
       }
       return parts.joined(separator: "; ") + (steps.count > 3 ? "; and \(steps.count - 3) more" : "")
     }
-
-    /// A UUID's first 8 characters; a dose's medication and its time (`3f2a1b9c@1795000000`);
-    /// other ids (a profile's, a catalogue goal's) whole up to 24.
-    static func shortID(_ id: String) -> String {
-      if let at = id.firstIndex(of: "@") { return "\(id[..<at].prefix(8))\(id[at...])" }
-      let uuid = id.count == 36 && id.allSatisfy { $0.isHexDigit || $0 == "-" }
-      return String(id.prefix(uuid ? 8 : 24))
-    }
-
-    static func kind(_ dataset: String) -> String { dataset.replacingOccurrences(of: "_", with: " ") }
 
     static func json(_ change: ChangeJournal.Change, app: App, all: [ChangeJournal.Change]) -> JSON {
       func number(_ id: String?) -> JSON {

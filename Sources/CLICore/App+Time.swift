@@ -46,9 +46,16 @@ extension App {
     date.map { .string(ISO8601.string(from: $0, timeZone: timeZone)) } ?? .null
   }
 
-  /// `Tue 1 Dec 2026 09:30`: what people read. Built by hand: a DateFormatter costs
-  /// milliseconds to load its locale data, a noticeable share of a short command.
+  /// `today 14:00`, `tomorrow 09:30`, `Thu 26 Nov 14:00`, `Tue 1 Dec 2027 09:30` a year
+  /// away: what people read (JSON and CSV keep ISO 8601).
   public func human(_ date: Date?) -> String {
+    guard let date else { return "-" }
+    return HumanText(now: now, calendar: calendar).time(date)
+  }
+
+  /// `Tue 1 Dec 2026 09:30`, the date in full: a heading's. Built by hand: a DateFormatter
+  /// costs milliseconds to load its locale data, a noticeable share of a short command.
+  public func fullDate(_ date: Date?) -> String {
     guard let date else { return "-" }
     let c = calendar.dateComponents([.weekday, .day, .month, .year, .hour, .minute], from: date)
     let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]

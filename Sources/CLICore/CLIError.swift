@@ -11,6 +11,7 @@ public enum CLIError: Error, CustomStringConvertible {
   case timeMissing(String)
   case needsInput(String)
   case cannotRead(String, reason: String)
+  case badOption(String, reason: String)
 
   public var description: String {
     switch self {
@@ -35,6 +36,8 @@ public enum CLIError: Error, CustomStringConvertible {
       return what
     case .cannotRead(let path, let reason):
       return "cannot read '\(path)' (\(reason))"
+    case .badOption(let option, let reason):
+      return "\(option): \(reason)"
     case .futureDate(let option, let value):
       return "\(option) \(value) is in the future; give a date up to today"
     }

@@ -22,6 +22,9 @@ public struct Output {
 }
 
 extension Output {
+  /// Whether stdout is a terminal: a table there, CSV into a file or a pipe.
+  public static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
   /// Colour only on a terminal, and never when `NO_COLOR` is set (https://no-color.org).
   public static var colour: Bool {
     isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty

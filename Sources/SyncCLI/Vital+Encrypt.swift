@@ -1,6 +1,7 @@
 import ArgumentParser
 import Auth
 import CLICore
+import Core
 import Foundation
 import Storage
 import Sync
@@ -57,7 +58,7 @@ extension VitalSync.Remote {
       let summary = try await RemoteContext.sync(app, account, client, reloaded, token: token, passphrase: passphrase)
       try app.output.show(.object([("encrypted", .bool(true)), ("pushed", .int(summary.pushed))])) {
         """
-        end-to-end encryption is on for \(account.email): \(summary.pushed) records sent again, sealed.
+        end-to-end encryption is on for \(account.email): \(HumanText.count(summary.pushed, "record")) sent again, sealed.
         Other devices will ask for the passphrase. Without it nobody, not even the server's operator, can read them.
         """
       }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLICore
+import Core
 import Foundation
 import Sync
 
@@ -40,7 +41,7 @@ extension VitalSync.Remote {
         ])
       ) {
         """
-        new sync key for \(account.email): \(summary.pushed) records sent again, sealed under it; the old key is gone from the server.
+        new sync key for \(account.email): \(HumanText.count(summary.pushed, "record")) sent again, sealed under it; the old key is gone from the server.
         Other devices will ask for the passphrase.
         """
       }

@@ -43,7 +43,7 @@ extension VitalSync {
           ("set_aside", SetAsideReport.json(summary.setAside, app: app)),
         ])
       ) {
-        "synced with \(remote.url): \(summary.pushed) records pushed, \(summary.pulled) pulled"
+        "synced with \(remote.url): \(HumanText.count(summary.pushed, "record")) pushed, \(summary.pulled) pulled"
           + (summary.setAside.isEmpty ? "" : ", \(summary.setAside.count) set aside (too large to send)")
       }
     }
@@ -161,7 +161,7 @@ extension VitalSync.Remote {
           server     \(remote.url) (\(server.line))
           logged in  \(remote.token != nil ? "yes" : "no")
           last sync  \(app.human(remote.lastSync))
-          pending    \(pending) changes
+          pending    \(HumanText.count(pending, "change"))
           encrypted  \(encrypted ? "yes, end to end" : "no")
           """
             + (setAside.isEmpty

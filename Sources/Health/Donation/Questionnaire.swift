@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// The eligibility questionnaire, as data. The questions follow the donor app's 18-question
@@ -144,7 +145,7 @@ public enum Questionnaire {
       if let days = question.deferral.days(in: region) {
         let end = calendar.date(byAdding: .day, value: days, to: calendar.startOfDay(for: now))!
         until = max(until ?? end, end)
-        reasons.append("\(question.id): deferred for \(days) days")
+        reasons.append("\(question.id): deferred for \(HumanText.count(days, "day"))")
       } else {
         permanent = true
         reasons.append("\(question.id): a doctor at the blood service has to decide")

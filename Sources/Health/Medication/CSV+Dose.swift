@@ -6,12 +6,14 @@ import Storage
 extension MedicationStore {
   public static let csvHeader = ["scheduled_at", "medication", "dose", "status", "at"]
 
-  public func exportCSV(write: @escaping ([UInt8]) throws -> Void) throws {
+  @discardableResult
+  public func exportCSV(write: @escaping ([UInt8]) throws -> Void) throws -> Int {
     let zone = calendar.timeZone
     var csv = CSVWriter(sink: write)
     for name in Self.csvHeader { csv.field(name) }
     try csv.endRecord()
-    for d in try history() {
+    let history = try history()
+    for d in history {
       csv.field(ISO8601.string(from: d.scheduledAt, timeZone: zone))
       csv.field(d.medication)
       csv.field(d.dose ?? "")
@@ -20,5 +22,6 @@ extension MedicationStore {
       try csv.endRecord()
     }
     try csv.flush()
+    return history.count
   }
 }

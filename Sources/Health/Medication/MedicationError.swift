@@ -46,7 +46,7 @@ public enum MedicationError: Error, Equatable, CustomStringConvertible {
     case .noDoseNear(let name):
       return "no scheduled dose of \(name) within 12 hours of that time; pass --at with the time you took it"
     case .alreadyRecorded(let status, let scheduled):
-      return "the dose scheduled for \(scheduled) is already recorded as \(status)"
+      return "the dose of \(scheduled) is already recorded as \(status)"
     case .noSuchDose(let name, let slot, let times):
       return
         "\(name) has no dose at \(slot) that day within 12 hours of that time; its times are \(times.map(\.description).joined(separator: ", "))"
@@ -57,7 +57,7 @@ public enum MedicationError: Error, Equatable, CustomStringConvertible {
     case .badDoseStatus: return "--status must be taken or skipped"
     case .tooFarFromDose(let scheduled):
       return
-        "that is more than 12 hours from the dose scheduled for \(scheduled), so it would be another dose; delete this one and take that one instead"
+        "that is more than 12 hours from the dose of \(scheduled), so it would be another dose; delete this one and take that one instead"
     case .inTheFuture: return "that time is in the future; record a dose when it happens"
     case .badDays: return "--days must be between 1 and 3660"
     case .badSteps(let text):
@@ -81,10 +81,10 @@ public enum MedicationError: Error, Equatable, CustomStringConvertible {
       return "'\(text)' is not a time zone; use local or an IANA name such as Europe/Berlin"
     case .tooSoon(let name, let interval, let next):
       return
-        "\(name) needs \(interval) between doses; the next dose is allowed at \(next) (--force records it anyway, marked as over the limit)"
+        "\(name) needs \(interval) between doses; the next dose is allowed \(next) (--force records it anyway, marked as over the limit)"
     case .tooMany(let name, let max, let next):
       return
-        "\(name) is limited to \(max) doses in 24 hours; the next dose is allowed at \(next) (--force records it anyway, marked as over the limit)"
+        "\(name) is limited to \(max) doses in 24 hours; the next dose is allowed \(next) (--force records it anyway, marked as over the limit)"
     case .notLate(let name):
       return "that dose of \(name) is not late, so there is nothing to shift; leave out --shift"
     case .pauseInThePast: return "--until must be a day after today"

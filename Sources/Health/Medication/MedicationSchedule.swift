@@ -94,7 +94,7 @@ extension MedicationStore {
       medication, from: at.addingTimeInterval(-Self.window - Self.dayReach), to: at.addingTimeInterval(Self.window + 1),
       opening: true
     ).filter { distance($0) <= Self.window }
-    func stamp(_ t: Date) -> String { ISO8601.string(from: t, timeZone: calendar.timeZone) }
+    func stamp(_ t: Date) -> String { HumanText(now: now, calendar: calendar).time(t) }
     func sameDay(_ s: Scheduled) -> Bool {
       s.slot.day == LocalDate(at, in: medication.plans.last?.calendar(local: calendar) ?? calendar)
     }

@@ -43,7 +43,7 @@ extension MedicationStore {
   func takeAsNeeded(_ m: Medication, at: Date, force: Bool) throws -> Dose {
     let blocked = try nextAllowed(m, at: at)
     if let blocked, !force {
-      let when = ISO8601.string(from: blocked.at, timeZone: calendar.timeZone)
+      let when = HumanText(now: now, calendar: calendar).time(blocked.at)
       switch blocked.reason {
       case .interval:
         throw MedicationError.tooSoon(m.name, interval: TimeSpan.text(m.minInterval ?? 0), next: when)
@@ -53,8 +53,7 @@ extension MedicationStore {
     }
     let id = Dose.id(medication: m.id, scheduledAt: at)
     if try db.scalar(Int.self, "SELECT count(*) FROM dose WHERE account_id = ? AND id = ?", account.id, id) != 0 {
-      throw MedicationError.alreadyRecorded(
-        status: "taken", scheduled: ISO8601.string(from: at, timeZone: calendar.timeZone))
+      throw MedicationError.alreadyRecorded(status: "taken", scheduled: HumanText(now: now, calendar: calendar).time(at))
     }
     let dose = Dose(
       medicationID: m.id, medication: m.name, dose: m.dose, scheduledAt: at, status: .taken, at: at,

@@ -35,7 +35,7 @@ extension MedicationStore {
     if let at, at != old.at {
       guard at <= now else { throw MedicationError.inTheFuture }
       guard abs(at.timeIntervalSince(old.scheduledAt)) <= Self.window else {
-        throw MedicationError.tooFarFromDose(ISO8601.string(from: old.scheduledAt, timeZone: calendar.timeZone))
+        throw MedicationError.tooFarFromDose(HumanText(now: now, calendar: calendar).time(old.scheduledAt))
       }
       fields["at"] = at.databaseValue
     }
