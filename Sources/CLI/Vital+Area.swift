@@ -33,7 +33,7 @@ struct AreaContext {
   }
 
   /// Figures older than this are said to be old: a phase from last month is no guide for today.
-  static let staleAfterDays = 14
+  static let staleAfterDays = AreaStore.staleAfterDays
 
   /// How many days old the figures are (from their `as_of` day to today).
   func age(_ stat: AreaStore.Stat?) -> Int? {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLICore
+import Core
 import Foundation
 import Health
 import Storage
@@ -43,15 +44,17 @@ extension Vital {
         from.flatMap { LocalDate($0) } ?? last.adding(months: -12, in: app.calendar).adding(days: 1, in: app.calendar)
       let data = try ReportData.load(
         db: app.db, account: account, now: app.now, calendar: app.calendar, from: first, to: last)
-      let page = ReportPage.html(
-        data, generated: String(ISO8601.string(from: app.now, timeZone: app.timeZone).prefix(16)))
+      let page = ReportPage.html(data, generated: app.now)
       if pdf {
         try ReportPrinter.printPDF(html: page, to: out!)
-        return
+      } else {
+        let sink = try OutputSink(path: out, app: app)
+        try sink.write(page)
+        try sink.finish()
       }
-      let sink = try OutputSink(path: out, app: app)
-      try sink.write(page)
-      try sink.finish()
+      if let out, out != "-" {
+        Output.write("wrote the report for \(HumanText.date(first)) to \(HumanText.date(last)) to \(out)")
+      }
     }
   }
 }

@@ -11,9 +11,9 @@ public struct HumanText: Sendable {
     self.calendar = calendar
   }
 
-  static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-  static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-  static let fullMonths = [
+  public static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+  public static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+  public static let fullMonths = [
     "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
     "December",
   ]
@@ -57,6 +57,15 @@ public struct HumanText: Sendable {
   /// `26 November 2026`.
   public static func longDate(_ date: LocalDate) -> String {
     "\(date.day) \(fullMonths[date.month - 1]) \(date.year)"
+  }
+
+  static let fullWeekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+  /// `Thursday 26 November 2026 at 09:00`: a moment in a heading, in words.
+  public func inWords(_ moment: Date) -> String {
+    let day = LocalDate(moment, in: calendar)
+    let c = calendar.dateComponents([.hour, .minute], from: moment)
+    return "\(Self.fullWeekdays[day.weekday % 7]) \(Self.longDate(day)) at " + String(format: "%02d:%02d", c.hour!, c.minute!)
   }
 
   /// `Nov 2026`: a month on a chart's axis, never mistaken for a day.

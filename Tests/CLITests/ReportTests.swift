@@ -86,8 +86,17 @@ import Testing
       #expect((chart["width"] as? Double ?? 0) > 300 && (chart["height"] as? Double ?? 0) > 100, "\(name): \(chart)")
       #expect((chart["title"] as? String)?.isEmpty == false && (chart["label"] as? String)?.isEmpty == false)
     }
-    #expect(charts["donations"]?["shapes"] as? Int == 9, "4 donations, 4 Hb points, the trend line")
+    #expect(charts["donations"]?["shapes"] as? Int == 5, "4 Hb points and their line; no unlabelled dots")
     #expect(charts["cycles"]?["shapes"] as? Int == 5, "6 periods make 5 cycles")
+    // The steps chart spans the steps (the 60 days before 18 Nov), not the year of the window.
+    let steps = try #require(charts["steps"])
+    let from = try #require((steps["x_from"] as? String).flatMap(Self.day))
+    #expect(from >= Self.day("2026-09-12")! && from <= Self.day("2026-09-19")!, "within a week of the first sample: \(from)")
+    for (name, chart) in charts {
+      for tick in chart["ticks"] as? [String] ?? [] {
+        #expect(tick.wholeMatch(of: /\d\d-\d\d-\d\d/) == nil, "\(name): '\(tick)' reads as a date three ways")
+      }
+    }
     let sections = try #require(seen["sections"] as? [String: [String: Any]])
     #expect(sections.filter { $0.value["empty"] as? Bool == true }.isEmpty, "\(sections)")
     let pages = try #require(seen["pages"] as? Int)
@@ -98,6 +107,52 @@ import Testing
     let head = try FileHandle(forReadingFrom: URL(fileURLWithPath: pdf)).read(upToCount: 5)
     #expect(head == Data("%PDF-".utf8))
     #expect(try Self.pdfPages(pdf) == pages, "the PDF has the pages the print layout needs")
+  }
+
+  static func day(_ text: String) -> Date? {
+    let f = DateFormatter()
+    f.dateFormat = "yyyy-MM-dd"
+    f.timeZone = TimeZone(identifier: "UTC")
+    return f.date(from: text)
+  }
+
+  /// What a new user's report got wrong for a doctor: the printed date as a machine writes it, a
+  /// taper as its raw steps, no last period, no temperature curve, a place's phase without its
+  /// figure or its age.
+  @Test func aDoctorReadsEveryFigureInWords() throws {
+    vital.environment["VITAL_NOW"] = "2026-11-26T08:00:00Z"  // Thursday 09:00 in Berlin
+    try ok(["profile", "set", "--sex", "female", "--birth-date", "1990-04-01", "--region", "de"])
+    for (start, end) in [("2026-09-02", "2026-09-06"), ("2026-09-30", "2026-10-04"), ("2026-10-31", "2026-11-04")] {
+      try ok(["cycle", "add", "--start", start, "--end", end])
+    }
+    let temps = [
+      "36.45", "36.40", "36.50", "36.45", "36.35", "36.45", "36.50", "36.40", "36.45", "36.50", "36.45", "36.40",
+      "36.50", "36.45", "36.80", "36.85", "36.90", "36.85", "36.95", "36.90",
+    ]
+    for (i, t) in temps.enumerated() {
+      let day = String(format: "2026-%02d-%02d", i < 1 ? 10 : 11, i < 1 ? 31 : i)
+      try ok(["cycle", "note", "--date", day, "--temperature", t])
+    }
+    try ok(["meds", "add", "Prednisolone", "--at", "07:30", "--steps", "20 mg:5d,10 mg:5d,5 mg:7d", "--start", "2026-11-20"])
+    try ok(["area", "import", Self.root.path + "/Tests/Fixtures/geo/bavaria-districts-rki-2020-10-15.geojson"])
+    try ok(["area", "stats", Self.root.path + "/Tests/Fixtures/rki/RKI_Corona_Landkreise_2020-10-15.csv"])
+    try ok(["area", "watch", "add", "--lat", "48.1374", "--lon", "11.5755", "--label", "Home"])
+    let page = vital.root + "/doctor.html"
+    let wrote = try vital.run(["report", "--out", page])
+    #expect(wrote.stdout == "wrote the report for 27 Nov 2025 to 26 Nov 2026 to \(page)\n", "\(wrote.stdout)")
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(html.contains("written by Vital on Thursday 26 November 2026 at 09:00"))
+    #expect(!html.contains("2026-11-26T09:00"))
+    #expect(html.contains("<th>Last period</th><td>31 Oct 2026 to 4 Nov 2026 (5 days)</td>"))
+    #expect(html.contains("now 10 mg, ends 7 Dec 2026"), "a taper as where it stands, not its steps alone")
+    #expect(html.contains("<td>München</td><td>54.6</td>"), "the place's district and incidence")
+    #expect(html.contains("15 Oct 2020 (2233 days old)") && html.contains("the phase may have changed since"))
+    let seen = try check(page)
+    let charts = try #require(seen["charts"] as? [String: [String: Any]])
+    let temperature = try #require(charts["temperature"], "the charted cycle under way")
+    #expect(temperature["shapes"] as? Int == 21, "20 temperatures and their line")
+    #expect((temperature["label"] as? String)?.contains("cover line of 36.50 °C") == true, "\(temperature)")
+    #expect(html.contains("shift, day 15"))
   }
 
   @Test func anEmptyHomeSaysSoInEverySectionAndDrawsNoEmptyAxes() throws {

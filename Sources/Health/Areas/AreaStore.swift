@@ -63,6 +63,9 @@ public struct AreaStore {
 
   // MARK: Incidence
 
+  /// Figures older than this many days are said to be old: the phase may have changed.
+  public static let staleAfterDays = 14
+
   public struct Stat: Equatable, Sendable {
     public let incidence: Double?
     public let asOf: String?

@@ -8,13 +8,16 @@ extension ReportCharts {
   static func adherence(_ data: ReportData) -> SVGChart? {
     guard let adherence = data.adherence, let share = adherence.total.percent else { return nil }
     let total = adherence.total
-    let first = adherence.first
+    // From the first day a schedule had a dose due, not the window's start.
+    let first = adherence.days.first { $0.counts.scheduled > 0 || $0.asNeeded > 0 }?.date ?? adherence.first
     var summary =
       "\(total.taken) of \(total.decided) scheduled doses taken (\(Int(share.rounded())) %) from "
       + "\(HumanText.date(first)) to \(HumanText.date(adherence.last))"
     let asNeeded = adherence.asNeeded.reduce(0) { $0 + $1.taken }
     if asNeeded > 0 { summary += "; \(HumanText.count(asNeeded, "dose")) taken as needed, not counted" }
-    var chart = SVGChart(name: "adherence", title: "Scheduled doses taken, last 90 days", summary: summary, height: 190)
+    let title =
+      first > adherence.first ? "Scheduled doses taken since \(HumanText.date(first))" : "Scheduled doses taken, last 90 days"
+    var chart = SVGChart(name: "adherence", title: title, summary: summary, height: 190)
     let cell = 13.0
     // Monday is row 0: ordinal 0 (1970-01-01) was a Thursday.
     func weekday(_ day: LocalDate) -> Int { ((day.ordinal % 7) + 10) % 7 }
@@ -26,7 +29,7 @@ extension ReportCharts {
     }
     var lastMonth = 0
     var lastLabelX = -100.0
-    for entry in adherence.days {
+    for entry in adherence.days where entry.date >= first {
       let column = Double((entry.date.ordinal - firstMonday) / 7)
       let x = chart.left + column * (cell + 2)
       let y = chart.top + Double(weekday(entry.date)) * (cell + 2)
@@ -62,37 +65,44 @@ extension ReportCharts {
     return chart
   }
 
-  /// Steps per day as bars, green where the goal was met, and the goal as a line.
+  /// Steps per day as bars over the days with data (not the whole window), green where the
+  /// goal was met, and the goal as a line named in the legend.
   static func steps(_ data: ReportData) -> SVGChart? {
-    guard !data.steps.isEmpty else { return nil }
-    let range = Double(data.from.ordinal)...Double(data.to.ordinal + 1)
+    guard let first = data.steps.first?.day, let last = data.steps.last?.day else { return nil }
+    let days = span(first, max(last, min(data.to, data.today)), pad: 1)
+    let range = range(days)
     let high = max(data.steps.map(\.steps).max()!, data.stepsGoal ?? 0)
     let ticks = niceTicks(low: 0, high: high)
     let yRange = 0...ticks.last!
     let met = data.stepsGoal.map { goal in data.steps.count { $0.steps >= goal } }
     let mean = Int((data.steps.map(\.steps).reduce(0, +) / Double(data.steps.count)).rounded())
-    var summary = "\(data.steps.count) days with steps, \(mean) a day on average"
-    if let goal = data.stepsGoal, let met { summary += "; goal of \(Int(goal)) met on \(met) days" }
+    var summary =
+      "\(HumanText.count(data.steps.count, "day")) with steps from \(HumanText.date(first)) to \(HumanText.date(last)), \(mean) a day on average"
+    if let goal = data.stepsGoal, let met {
+      summary += "; goal of \(Int(goal)) met on \(HumanText.count(met, "day"))"
+    }
     var chart = SVGChart(name: "steps", title: "Steps per day", summary: summary)
+    chart.days = days
+    let (xTicks, xLabel) = dateTicks(days, chart: chart)
     chart.axes(
-      x: "date", xTicks: dateTicks(range, chart: chart), y: "steps per day",
+      x: xLabel, xTicks: xTicks, y: "steps per day",
       yTicks: ticks.map { (chart.y($0, in: yRange), $0 >= 1000 ? "\(Int($0 / 1000))k" : String(Int($0))) })
     let width = max(0.6, chart.plotWidth / (range.upperBound - range.lowerBound) * 0.8)
     for (day, steps) in data.steps {
       let top = chart.y(steps, in: yRange)
       let met = data.stepsGoal.map { steps >= $0 } ?? false
       chart.add(
-        #"<rect class="bar\#(met ? " met" : "")" x="\#(f(chart.x(Double(day.ordinal), in: range)))" y="\#(f(top))" width="\#(f(width))" height="\#(f(chart.top + chart.plotHeight - top))"><title>\#(day): \#(Int(steps)) steps</title></rect>"#
+        #"<rect class="bar\#(met ? " met" : "")" x="\#(f(chart.x(Double(day.ordinal) + 0.1, in: range)))" y="\#(f(top))" width="\#(f(width))" height="\#(f(chart.top + chart.plotHeight - top))"><title>\#(HumanText.date(day)): \#(Int(steps)) steps</title></rect>"#
       )
     }
+    chart.key("rect bar", "steps on a day (no bar: no data that day)")
     if let goal = data.stepsGoal {
       let y = chart.y(goal, in: yRange)
       chart.add(
         #"<line class="goal" x1="\#(f(chart.left))" y1="\#(f(y))" x2="\#(f(chart.left + chart.plotWidth))" y2="\#(f(y))"/>"#
       )
-      chart.add(
-        #"<text class="marker-label" x="\#(f(chart.left + chart.plotWidth))" y="\#(f(y - 4))" text-anchor="end">goal \#(Int(goal))</text>"#
-      )
+      chart.key("rect bar met", "goal met")
+      chart.key("line goal", "goal: \(Int(goal)) steps a day")
     }
     return chart
   }

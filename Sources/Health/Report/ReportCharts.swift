@@ -2,50 +2,77 @@ import Core
 import Foundation
 
 /// The report's charts, each an `SVGChart` of the data it shows, or nil when there is nothing to
-/// draw (the section then says so in words instead of drawing empty axes).
+/// draw (the section then says so in words instead of drawing empty axes). Time axes span the
+/// data, not the report's window, and name days and months in words (`2 Nov`, `Sep 2026`).
 enum ReportCharts {
-  /// Ticks on a time axis: the first days of months, at most about six of them.
-  static func dateTicks(_ range: ClosedRange<Double>, chart: SVGChart) -> [(Double, String)] {
-    let first = LocalDate(ordinal: Int(range.lowerBound))
-    let last = LocalDate(ordinal: Int(range.upperBound))
+  /// The days a chart of `data` spans: from a little before the first to a little after the
+  /// last, at least `minimum` days.
+  static func span(_ first: LocalDate, _ last: LocalDate, pad: Int = 3, minimum: Int = 14) -> ClosedRange<LocalDate> {
+    var from = first.adding(days: -pad)
+    var to = last.adding(days: pad)
+    let short = minimum - from.days(to: to)
+    if short > 0 {
+      from = from.adding(days: -short / 2)
+      to = to.adding(days: short - short / 2)
+    }
+    return from...to
+  }
+
+  static func range(_ days: ClosedRange<LocalDate>) -> ClosedRange<Double> {
+    Double(days.lowerBound.ordinal)...Double(days.upperBound.ordinal + 1)
+  }
+
+  /// Ticks on a time axis: Mondays (`2 Nov`) over about ten weeks or less, else the first days
+  /// of months (`Sep 2026`), at most about seven; and the axis's words (`date, 2026`).
+  static func dateTicks(_ days: ClosedRange<LocalDate>, chart: SVGChart) -> (ticks: [(Double, String)], label: String) {
+    let range = range(days)
+    let (first, last) = (days.lowerBound, days.upperBound)
+    let years = first.year == last.year ? "\(first.year)" : "\(first.year)–\(last.year)"
+    if first.days(to: last) <= 72 {
+      var monday = first.adding(days: (8 - first.weekday) % 7)
+      var ticks: [(Double, String)] = []
+      let every = first.days(to: last) > 42 ? 14 : 7
+      while monday <= last {
+        ticks.append((chart.x(Double(monday.ordinal), in: range), "\(monday.day) \(HumanText.months[monday.month - 1])"))
+        monday = monday.adding(days: every)
+      }
+      return (ticks, "date, \(years)")
+    }
     var months: [LocalDate] = []
-    var year = first.year
-    var month = first.month
+    var (year, month) = (first.year, first.month)
     while let day = LocalDate(year: year, month: month, day: 1), day <= last {
       if day >= first { months.append(day) }
       (year, month) = month == 12 ? (year + 1, 1) : (year, month + 1)
     }
-    if months.isEmpty { months = [first] }
-    let every = max(1, Int((Double(months.count) / 6).rounded(.up)))
-    let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    return months.enumerated().filter { $0.offset % every == 0 }.map { _, day in
-      (
-        chart.x(Double(day.ordinal), in: range),
-        "\(names[day.month - 1]) \(day.year % 100 < 10 ? "0" : "")\(day.year % 100)"
-      )
+    let every = max(1, Int((Double(months.count) / 7).rounded(.up)))
+    let ticks = months.enumerated().filter { $0.offset % every == 0 }.map { _, day in
+      (chart.x(Double(day.ordinal), in: range), HumanText.month(day))
     }
+    return (ticks, "date")
   }
 
-  /// Donations on a timeline, haemoglobin as a line where measured, and the next eligible day.
+  /// Haemoglobin measured at each donation as a line over the donations' days, the least the
+  /// service takes as a labelled line, donations without a measurement as marks on the time
+  /// axis, and the next eligible day.
   static func donations(_ data: ReportData) -> SVGChart? {
-    guard !data.donations.isEmpty else { return nil }
-    let calendarDays = data.donations.compactMap { $0.completedAt }.map {
-      Double(LocalDate($0, in: data.calendar).ordinal)
-    }
-    let end = max(Double(data.to.ordinal), Double(data.nextEligible?.ordinal ?? 0))
-    let range = Double(data.from.ordinal)...max(end, Double(data.from.ordinal) + 1)
-    let hbs = data.donations.compactMap { d in d.vitals.haemoglobin.map { (d, $0) } }
+    let dated = data.donations.compactMap { d in d.completedAt.map { (LocalDate($0, in: data.calendar), d) } }
+    guard let first = dated.first?.0, let lastDonation = dated.last?.0 else { return nil }
+    let last = max(lastDonation, data.nextEligible ?? lastDonation, min(data.to, data.today))
+    let days = span(first, last, pad: 14, minimum: 60)
+    let range = range(days)
+    let hbs = dated.compactMap { day, d in d.vitals.haemoglobin.map { (day, $0) } }
     let low = min(hbs.map(\.1).min() ?? 12, data.minimumHaemoglobin ?? 99)
-    let hbRange = low.rounded(.down) - 1...(hbs.map(\.1).max() ?? 15).rounded(.up) + 1
-    var summary =
-      "\(data.donations.count) donation\(data.donations.count == 1 ? "" : "s") from \(data.from) to \(data.to)"
+    let hbRange = low.rounded(.down) - 1...max((hbs.map(\.1).max() ?? 15).rounded(.up) + 1, low + 3)
+    var summary = "\(HumanText.count(dated.count, "donation")) from \(HumanText.date(first)) to \(HumanText.date(lastDonation))"
     if let last = hbs.last { summary += "; latest haemoglobin \(String(format: "%.1f", last.1)) g/dL" }
-    if let next = data.nextEligible { summary += "; next eligible \(next)" }
+    if let next = data.nextEligible { summary += "; may donate again from \(HumanText.date(next))" }
     var chart = SVGChart(name: "donations", title: "Donations and haemoglobin", summary: summary)
+    chart.days = days
     let ticks = niceTicks(low: hbRange.lowerBound, high: hbRange.upperBound)
     let yRange = ticks.first!...ticks.last!
+    let (xTicks, xLabel) = dateTicks(days, chart: chart)
     chart.axes(
-      x: "date", xTicks: dateTicks(range, chart: chart), y: "Hb (g/dL)",
+      x: xLabel, xTicks: xTicks, y: "Hb (g/dL)",
       yTicks: ticks.map { (chart.y($0, in: yRange), $0 == $0.rounded() ? String(Int($0)) : String($0)) })
     if let next = data.nextEligible, range.contains(Double(next.ordinal)) {
       let x = chart.x(Double(next.ordinal), in: range)
@@ -53,8 +80,9 @@ enum ReportCharts {
         #"<line class="marker" x1="\#(f(x))" y1="\#(f(chart.top))" x2="\#(f(x))" y2="\#(f(chart.top + chart.plotHeight))"/>"#
       )
       chart.add(
-        #"<text class="marker-label" x="\#(f(x - 4))" y="\#(f(chart.top + 10))" text-anchor="end">next eligible \#(next)</text>"#
+        #"<text class="marker-label" x="\#(f(x - 4))" y="\#(f(chart.top + 10))" text-anchor="end">may donate again \#(HumanText.date(next))</text>"#
       )
+      chart.key("line marker", "the day you may donate again")
     }
     if let minimum = data.minimumHaemoglobin, !hbs.isEmpty {
       let y = chart.y(minimum, in: yRange)
@@ -62,53 +90,31 @@ enum ReportCharts {
         #"<line class="goal" x1="\#(f(chart.left))" y1="\#(f(y))" x2="\#(f(chart.left + chart.plotWidth))" y2="\#(f(y))"/>"#
       )
       chart.add(
-        #"<text class="marker-label" x="\#(f(chart.left + 4))" y="\#(f(y - 4))">least Hb taken: \#(minimum) g/dL</text>"#
+        #"<text class="marker-label" x="\#(f(chart.left + 4))" y="\#(f(y + 12))">minimum to donate \#(String(format: "%.1f", minimum)) g/dL</text>"#
       )
-    }
-    let baseline = chart.top + chart.plotHeight - 6
-    for day in calendarDays {
-      chart.add(
-        #"<circle class="donation" cx="\#(f(chart.x(day, in: range)))" cy="\#(f(baseline))" r="4"><title>donation</title></circle>"#
-      )
+      chart.key(
+        "line goal",
+        "the least haemoglobin the service takes: \(String(format: "%.1f", minimum)) g/dL (\(data.profile.region.rawValue), \(data.profile.sex?.rawValue ?? "sex not set"))")
     }
     if !hbs.isEmpty {
-      let points = hbs.map { d, hb in
-        "\(f(chart.x(Double(LocalDate(d.completedAt!, in: data.calendar).ordinal), in: range))),\(f(chart.y(hb, in: yRange)))"
-      }
+      let points = hbs.map { day, hb in "\(f(chart.x(Double(day.ordinal) + 0.5, in: range))),\(f(chart.y(hb, in: yRange)))" }
       chart.add(#"<polyline class="trend" points="\#(points.joined(separator: " "))"/>"#)
-      for (d, hb) in hbs {
+      for (day, hb) in hbs {
         chart.add(
-          #"<circle class="hb" cx="\#(f(chart.x(Double(LocalDate(d.completedAt!, in: data.calendar).ordinal), in: range)))" cy="\#(f(chart.y(hb, in: yRange)))" r="3.5"><title>\#(String(format: "%.1f", hb)) g/dL</title></circle>"#
+          #"<circle class="hb" cx="\#(f(chart.x(Double(day.ordinal) + 0.5, in: range)))" cy="\#(f(chart.y(hb, in: yRange)))" r="3.5"><title>\#(HumanText.date(day)): \#(String(format: "%.1f", hb)) g/dL</title></circle>"#
         )
       }
+      chart.key("circle hb", "haemoglobin measured at a donation (g/dL)")
     }
-    return chart
-  }
-
-  /// Cycle lengths as bars (each from one period's start to the next), with the prediction.
-  static func cycles(_ data: ReportData) -> SVGChart? {
-    let starts = data.periods.map(\.start).sorted()
-    let lengths = zip(starts, starts.dropFirst()).map { ($0, $0.days(to: $1)) }
-    guard !lengths.isEmpty else { return nil }
-    var summary =
-      "\(lengths.count) cycle\(lengths.count == 1 ? "" : "s"), \(lengths.map(\.1).min()!) to \(lengths.map(\.1).max()!) days"
-    if let next = data.nextPeriod { summary += "; next period predicted for \(next)" }
-    var chart = SVGChart(name: "cycles", title: "Cycle lengths", summary: summary)
-    let ticks = niceTicks(low: 0, high: Double(max(35, lengths.map(\.1).max()!)))
-    let yRange = 0...ticks.last!
-    let slot = chart.plotWidth / Double(lengths.count)
-    let every = max(1, lengths.count / 8)
-    chart.axes(
-      x: "cycle start",
-      xTicks: lengths.enumerated().filter { $0.offset % every == 0 }.map { i, entry in
-        (chart.left + slot * (Double(i) + 0.5), "\(entry.0.description.dropFirst(2))")
-      }, y: "length (days)", yTicks: ticks.map { (chart.y($0, in: yRange), String(Int($0))) })
-    for (i, (start, days)) in lengths.enumerated() {
-      let top = chart.y(Double(days), in: yRange)
+    let unmeasured = dated.filter { $0.1.vitals.haemoglobin == nil }
+    for (day, d) in unmeasured {
+      let x = chart.x(Double(day.ordinal) + 0.5, in: range)
+      let base = chart.top + chart.plotHeight
       chart.add(
-        #"<rect class="bar" x="\#(f(chart.left + slot * Double(i) + slot * 0.15))" y="\#(f(top))" width="\#(f(slot * 0.7))" height="\#(f(chart.top + chart.plotHeight - top))"><title>\#(start): \#(days) days</title></rect>"#
+        #"<rect class="donation" x="\#(f(x - 1.5))" y="\#(f(base - 12))" width="3" height="12"><title>\#(HumanText.date(day)): \#(d.kind.label), no haemoglobin recorded</title></rect>"#
       )
     }
+    if !unmeasured.isEmpty { chart.key("rect donation", "a donation without a haemoglobin figure") }
     return chart
   }
 }

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// An inline SVG chart: a plot area with axes, their labels with units, a title and a text
@@ -13,6 +14,10 @@ struct SVGChart {
   let top = 16.0
   let bottom = 44.0
   private(set) var body = ""
+  /// What the marks mean, below the chart: a small drawing of each and its words.
+  private(set) var legend: [(swatch: String, text: String)] = []
+  /// The first and last day a time axis shows (`data-x-from`, `data-x-to`), for checks.
+  var days: ClosedRange<LocalDate>?
 
   init(name: String, title: String, summary: String, height: Double = 220) {
     self.name = name
@@ -37,6 +42,19 @@ struct SVGChart {
 
   mutating func add(_ element: String) { body += element + "\n" }
 
+  /// A legend entry drawn as `kind` (`line goal`, `circle hb`, `rect bar met`, ...).
+  mutating func key(_ kind: String, _ text: String) {
+    let parts = kind.split(separator: " ", maxSplits: 1).map(String.init)
+    let (shape, style) = (parts[0], parts.count > 1 ? parts[1] : "")
+    let swatch: String
+    switch shape {
+    case "line": swatch = #"<line class="\#(style)" x1="1" y1="6" x2="23" y2="6"/>"#
+    case "circle": swatch = #"<circle class="\#(style)" cx="12" cy="6" r="4"/>"#
+    default: swatch = #"<rect class="\#(style)" x="5" y="1" width="14" height="10"/>"#
+    }
+    legend.append((#"<svg width="24" height="12" aria-hidden="true">\#(swatch)</svg>"#, text))
+  }
+
   /// The axes, with `ticks` labelled on each, and what each measures.
   mutating func axes(
     x label: String, xTicks: [(Double, String)], y yLabel: String, yTicks: [(Double, String)]
@@ -45,8 +63,10 @@ struct SVGChart {
     add(#"<line class="axis" x1="\#(f(left))" y1="\#(f(baseY))" x2="\#(f(left + plotWidth))" y2="\#(f(baseY))"/>"#)
     add(#"<line class="axis" x1="\#(f(left))" y1="\#(f(top))" x2="\#(f(left))" y2="\#(f(baseY))"/>"#)
     for (position, text) in xTicks {
+      // A label by the plot's right edge ends there instead of running off the picture.
+      let anchor = position > left + plotWidth - 24 ? "end" : "middle"
       add(
-        #"<text class="tick" x="\#(f(position))" y="\#(f(baseY + 14))" text-anchor="middle">\#(escaped(text))</text>"#)
+        #"<text class="tick" x="\#(f(position))" y="\#(f(baseY + 14))" text-anchor="\#(anchor)">\#(escaped(text))</text>"#)
     }
     for (position, text) in yTicks {
       add(
@@ -64,13 +84,19 @@ struct SVGChart {
 
   var svg: String {
     let id = "chart-\(name)"
+    let range = days.map { #" data-x-from="\#($0.lowerBound)" data-x-to="\#($0.upperBound)""# } ?? ""
+    let keys =
+      legend.isEmpty
+      ? "" : "<ul class=\"legend\">" + legend.map { "<li>\($0.swatch) \(escaped($0.text))</li>" }.joined() + "</ul>\n"
     return """
       <figure class="chart">
-      <svg role="img" data-chart="\(name)" aria-labelledby="\(id)-title \(id)-desc" aria-label="\(escaped(title)): \(escaped(summary))" viewBox="0 0 \(f(width)) \(f(height))" width="100%" preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg">
+      <div class="plot">
+      <svg role="img" data-chart="\(name)"\(range) aria-labelledby="\(id)-title \(id)-desc" aria-label="\(escaped(title)): \(escaped(summary))" viewBox="0 0 \(f(width)) \(f(height))" width="100%" preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg">
       <title id="\(id)-title">\(escaped(title))</title>
       <desc id="\(id)-desc">\(escaped(summary))</desc>
       \(body)</svg>
-      <figcaption>\(escaped(summary))</figcaption>
+      </div>
+      \(keys)<figcaption>\(escaped(summary))</figcaption>
       </figure>
       """
   }
