@@ -41,6 +41,12 @@ public final class AccountStore {
     return account
   }
 
+  /// Whether this home has an account for `email` (spelt any way the account's email is).
+  public func exists(email rawEmail: String) throws -> Bool {
+    guard let email = try? Email.normalize(rawEmail) else { return false }
+    return try find(email: Email.legacySpelling(rawEmail)) ?? find(email: email) != nil
+  }
+
   /// Checks an email and password. Ten failures in a row lock the account for 15 minutes; an
   /// unknown email runs the KDF too and fails with the same error as a wrong password.
   public func authenticate(email rawEmail: String, password: String) async throws -> Account {

@@ -19,7 +19,8 @@ public enum AuthError: Error, Equatable, CustomStringConvertible {
     case .locked(let minutes):
       return "too many failed logins; try again in \(minutes) minute\(minutes == 1 ? "" : "s")"
     case .notLoggedIn:
-      return "not logged in; run 'vital account register' or 'vital account login'"
+      return
+        "not logged in; run 'vital account register' or 'vital account login' ('vital remote join URL --email E' sets up an account you keep on a sync server)"
     case .sessionExpired:
       return "your session expired after 30 days without use; run 'vital account login'"
     case .wrongPassword:

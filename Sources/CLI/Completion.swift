@@ -24,9 +24,9 @@ enum Completion {
   /// What `vital remote` and `vital sync` take: they run in the sibling `vital-sync`, so the
   /// words are listed here for the shell.
   static let remoteWords = CompletionKind.list([
-    "set", "register", "login", "status", "devices", "revoke", "encrypt", "passphrase", "rotate-key", "delete",
+    "set", "join", "register", "login", "status", "devices", "revoke", "encrypt", "passphrase", "rotate-key", "delete",
     "--password-stdin",
-    "--passphrase-stdin", "--device-name", "--invite", "--json", "--home", "--yes",
+    "--passphrase-stdin", "--device-name", "--invite", "--email", "--json", "--home", "--yes",
   ])
   static let syncWords = CompletionKind.list(["--passphrase-stdin", "--json", "--home"])
 }

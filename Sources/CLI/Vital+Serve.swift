@@ -72,11 +72,11 @@ extension Vital {
   struct RemotePassthrough: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "remote",
-      abstract: "The sync server for this account: set, register, login, status, devices, revoke.")
+      abstract: "The sync server for this account: set, join, register, login, status, devices, revoke.")
     @Argument(
       parsing: .captureForPassthrough,
       help:
-        "set URL | register | login | status | devices | revoke DEVICE | encrypt | passphrase | rotate-key | delete, and their options",
+        "set URL | join URL --email E | register | login | status | devices | revoke DEVICE | encrypt | passphrase | rotate-key | delete, and their options",
       completion: Completion.remoteWords)
     var arguments: [String] = []
 

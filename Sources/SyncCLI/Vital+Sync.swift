@@ -15,7 +15,7 @@ extension VitalSync {
       commandName: "remote",
       abstract: "The sync server for this account.",
       subcommands: [
-        SetURL.self, Register.self, Login.self, Status.self, Devices.self, Revoke.self, Encrypt.self, Passphrase.self,
+        SetURL.self, Join.self, Register.self, Login.self, Status.self, Devices.self, Revoke.self, Encrypt.self, Passphrase.self,
         RotateKey.self,
         Delete.self,
       ])
