@@ -22,7 +22,13 @@ struct HealthContext {
   }
 
   func line(_ s: HealthStore.Sample) -> String {
-    "\(s.id.prefix(12))  \(app.human(s.start))  \(s.name ?? s.type)  \(HealthJSON.text(s.value)) \(s.unit ?? "")"
+    "\(s.id.prefix(12))  \(app.human(s.start))  \(s.name ?? s.type)  \(Self.amount(s))"
+  }
+
+  /// `4200 steps`, `5.1 km`: a quantity's own words; other types their number and unit.
+  static func amount(_ s: HealthStore.Sample) -> String {
+    if let measure = s.name.flatMap(HealthTotals.Measure.init(name:)) { return measure.text(s.value) }
+    return "\(HealthJSON.text(s.value)) \(s.unit ?? "")"
   }
 }
 
@@ -50,7 +56,7 @@ extension Vital.HealthCommand {
         for s in samples {
           table.add([
             short[s.id] ?? s.id, c.app.human(s.start), c.app.human(s.end), s.name ?? s.type,
-            "\(HealthJSON.text(s.value)) \(s.unit ?? "")", s.source,
+            HealthContext.amount(s), s.source,
           ])
         }
         return table.text
@@ -75,7 +81,7 @@ extension Vital.HealthCommand {
         var table = TextTable(["field", "value"])
         table.add(["id", s.id])
         table.add(["type", s.name ?? s.type])
-        table.add(["value", "\(HealthJSON.text(s.value)) \(s.unit ?? "")"])
+        table.add(["value", HealthContext.amount(s)])
         table.add(["source", s.source + (s.isManual ? " (typed by hand)" : " (imported, read-only)")])
         table.add(["start", c.app.human(s.start)])
         table.add(["end", c.app.human(s.end)])
