@@ -86,13 +86,7 @@ import Testing
   /// A missed appointment was still "(today)" four hours after it, in the today view and in
   /// `donor status`.
   @Test func aMissedAppointmentIsMissedWithTheCommandThatMovesIt() throws {
-    try _ = ok(["profile", "set", "--sex", "female", "--birth-date", "1990-01-01", "--weight-kg", "62", "--region", "de"])
-    let questions = try #require(try ok(["donor", "questions", "--json"]).json as? [[String: Any]])
-    let answers = Dictionary(uniqueKeysWithValues: questions.compactMap { $0["id"] as? String }.map { ($0, false) })
-    let run = try vital.run(
-      ["donor", "questionnaire", "--answers", "-"],
-      stdin: String(decoding: try JSONSerialization.data(withJSONObject: answers), as: UTF8.self))
-    try #require(run.status == 0, "\(run.stderr)")
+    try vital.becomeADonorWhoMayBook()
     try _ = ok(["donor", "book", "--at", "2026-11-23T09:00", "--place", "DRK Mitte"])
     vital.environment["VITAL_NOW"] = "2026-11-23T08:30:00Z"  // 09:30: under way
     var status = try #require(try ok(["donor", "status", "--json"]).object)

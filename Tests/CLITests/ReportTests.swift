@@ -158,6 +158,8 @@ import Testing
   @Test func anEmptyHomeSaysSoInEverySectionAndDrawsNoEmptyAxes() throws {
     let page = vital.root + "/empty.html"
     try ok(["report", "--out", page])
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(html.contains("May donate again: <strong>not known: the profile has no"), "not 'now' without a profile")
     let seen = try check(page)
     #expect((seen["console"] as? [Any])?.isEmpty == true)
     #expect((seen["charts"] as? [String: Any])?.isEmpty == true)

@@ -140,3 +140,19 @@ func expectCleanError(_ run: Run, mentioning words: String..., sourceLocation: S
     #expect(run.stderr.contains(word), "stderr should mention \(word): \(run.stderr)", sourceLocation: sourceLocation)
   }
 }
+
+extension VitalHome {
+  /// A complete profile (a woman in Germany) and a questionnaire answered "no" throughout:
+  /// what booking needs.
+  func becomeADonorWhoMayBook() throws {
+    let profile = try run(
+      ["profile", "set", "--sex", "female", "--birth-date", "1990-01-01", "--weight-kg", "62", "--region", "de"])
+    try #require(profile.status == 0, "\(profile.stderr)")
+    let questions = try #require(try run(["donor", "questions", "--json"]).json as? [[String: Any]])
+    let answers = Dictionary(uniqueKeysWithValues: questions.compactMap { $0["id"] as? String }.map { ($0, false) })
+    let answered = try run(
+      ["donor", "questionnaire", "--answers", "-"],
+      stdin: String(decoding: try JSONSerialization.data(withJSONObject: answers), as: UTF8.self))
+    try #require(answered.status == 0, "\(answered.stderr)")
+  }
+}

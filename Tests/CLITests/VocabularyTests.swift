@@ -43,13 +43,7 @@ import Testing
   /// Booking while an appointment exists said "cancel it first", and nothing pointed to
   /// `donor edit ID --at`.
   @Test func anAppointmentIsRescheduledAndBookNamesTheCommand() throws {
-    try _ = ok(["profile", "set", "--sex", "female", "--birth-date", "1990-01-01", "--weight-kg", "62", "--region", "de"])
-    let questions = try #require(try ok(["donor", "questions", "--json"]).json as? [[String: Any]])
-    let answers = Dictionary(uniqueKeysWithValues: questions.compactMap { $0["id"] as? String }.map { ($0, false) })
-    let run = try vital.run(
-      ["donor", "questionnaire", "--answers", "-"],
-      stdin: String(decoding: try JSONSerialization.data(withJSONObject: answers), as: UTF8.self))
-    try #require(run.status == 0, "\(run.stderr)")
+    try vital.becomeADonorWhoMayBook()
     try _ = ok(["donor", "book", "--at", "2026-12-01T09:30", "--place", "DRK Mitte"])
     expectCleanError(
       try vital.run(["donor", "book", "--at", "2026-12-02T09:30", "--place", "DRK Mitte"]),

@@ -13,6 +13,8 @@ public struct ReportData: Sendable {
   public var email = ""
   public var donations: [Donation] = []
   public var nextEligible: LocalDate?
+  /// What the profile lacks for the eligibility rules (sex, birth date, ...): then no day is known.
+  public var eligibilityMissing: [String] = []
   /// The least haemoglobin the region's service takes from this donor (g/dL).
   public var minimumHaemoglobin: Double?
   public var periods: [Period] = []
@@ -86,7 +88,9 @@ public struct ReportData: Sendable {
     data.donations = try donations.history()
       .filter { $0.status == .completed && $0.completedAt.map { $0 >= start && $0 < end } == true }
       .sorted { ($0.completedAt ?? .distantPast) < ($1.completedAt ?? .distantPast) }
-    data.nextEligible = try donations.status(profile: data.profile).nextEligible
+    let status = try donations.status(profile: data.profile)
+    data.nextEligible = status.nextEligible
+    data.eligibilityMissing = status.eligibility.missing
     data.minimumHaemoglobin = DonationRules.forRegion(data.profile.region).minimumHaemoglobin(sex: data.profile.sex)
 
     let periods = PeriodStore(db: db, account: account, now: now, calendar: calendar)

@@ -57,7 +57,10 @@ public enum ReportPage {
     var body =
       ReportCharts.donations(data).map(\.svg)
       ?? empty("No donations between \(HumanText.date(data.from)) and \(HumanText.date(data.to)).")
-    let next = data.nextEligible.map { $0 <= data.today ? "now" : "from " + HumanText.date($0) } ?? "now"
+    let next =
+      data.eligibilityMissing.isEmpty
+      ? data.nextEligible.map { $0 <= data.today ? "now" : "from " + HumanText.date($0) } ?? "now"
+      : "not known: the profile has no \(data.eligibilityMissing.joined(separator: ", "))"
     body += "<p>May donate again: <strong>\(escaped(next))</strong></p>"
     if !data.donations.isEmpty {
       body += table(
