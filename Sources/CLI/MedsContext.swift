@@ -62,7 +62,8 @@ struct MedsContext {
   func line(_ m: Medication) throws -> String {
     let days = m.asNeeded ? "" : "  " + (m.days.map { $0.map(\.name).joined(separator: ",") } ?? "daily")
     let stock = try store.currentStock(m).map { "  stock \($0)" } ?? ""
-    let steps = m.steps.map { "  taper \(TaperStep.text($0)) from \(m.stepsStart?.description ?? "today")" } ?? ""
+    let human = HumanText(now: app.now, calendar: app.calendar)
+    let steps = m.steps.map { "  taper \(TaperStep.text($0)) from \(m.stepsStart.map(human.day) ?? "today")" } ?? ""
     return "\(m.name)  \(schedule(m))\(days)\(dose(m).map { "  \($0)" } ?? "")\(steps)\(stock)"
   }
 

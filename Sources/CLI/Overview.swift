@@ -36,6 +36,7 @@ struct Overview {
     if let c = today.cycle {
       cycle = .object([
         ("day", .int(c.day)), ("ongoing", .bool(c.ongoing)), ("next_period", .optional(c.nextPeriod?.description)),
+        ("late_days", c.late.map { JSON.int($0.days) } ?? .null),
       ])
     }
     let goals: [JSON] = today.goals.map { p in
@@ -89,7 +90,11 @@ struct Overview {
     }
     if let cycle = today.cycle {
       var line = "  cycle day \(cycle.day)\(cycle.ongoing ? " (period ongoing)" : "")"
-      if let next = cycle.nextPeriod { line += "; next period around \(human.day(next))" }
+      if let late = cycle.late {
+        line += "; period \(HumanText.count(late.days, "day")) late (expected \(human.day(late.expected)))"
+      } else if let next = cycle.nextPeriod {
+        line += "; next period around \(human.day(next))"
+      }
       lines += ["", "Cycle", line]
     }
     if !today.goals.isEmpty {

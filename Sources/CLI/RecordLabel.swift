@@ -13,6 +13,9 @@ struct RecordLabel {
   let app: App
   let accountID: String
   let human: HumanText
+  /// Values the journal kept of records by dataset and id (a delete keeps the record whole):
+  /// what names a record created and since deleted, which the store no longer has.
+  var kept: [String: [String: DatabaseValue]] = [:]
 
   init(app: App, accountID: String) {
     self.app = app
@@ -31,9 +34,17 @@ struct RecordLabel {
       row: { row in Dictionary(uniqueKeysWithValues: dataset.fields.enumerated().map { ($1, row[$0]) }) })
   }
 
+  /// Remembers what `changes` kept of their records, to name those since deleted.
+  mutating func learn(_ changes: [ChangeJournal.Change]) {
+    for step in changes.flatMap(\.steps) where !step.before.isEmpty {
+      kept[step.dataset + "/" + step.rowID, default: [:]].merge(step.before) { old, _ in old }
+    }
+  }
+
   func label(_ step: ChangeJournal.Step) -> String {
     let stored = values(step.dataset, id: step.rowID)
     let values = (stored ?? [:]).merging(step.before) { now, _ in now }
+      .merging(kept[step.dataset + "/" + step.rowID] ?? [:]) { now, _ in now }
     return label(step.dataset, id: step.rowID, values) ?? "\(Self.kind(step.dataset)) \(Self.shortID(step.rowID))"
   }
 
@@ -57,8 +68,13 @@ struct RecordLabel {
       let what = text("status") == "scheduled" ? "appointment" : "donation"
       return "\(what) \(when)" + (text("place").map { ", \($0)" } ?? "")
     case "dose":
-      guard let name = text("medication"), let when = time("scheduled_at") else { return nil }
-      return "\(name) dose of \(when)"
+      if let name = text("medication"), let when = time("scheduled_at") { return "\(name) dose of \(when)" }
+      // A dose gone (undone, deleted) is named by its id: its medication and scheduled instant.
+      guard let at = id.lastIndex(of: "@"), let seconds = Double(id[id.index(after: at)...]) else { return nil }
+      let medication = values("medication", id: String(id[..<at]))?["name"]
+      let name: String
+      if case .text(let n)? = medication { name = n } else { name = "a medication's" }
+      return "\(name) dose of \(human.time(Date(timeIntervalSince1970: seconds)))"
     case "medication": return text("name").map { "medication \($0)" }
     case "goal":
       guard let kind = text("type").flatMap(Goal.Kind.init(name:)), let target = number("target") else { return nil }

@@ -54,6 +54,12 @@ extension App {
       ("period_length", .int(prediction.periodLength)),
       ("confidence", .string(prediction.confidence.rawValue)),
       (
+        "late",
+        prediction.late.map {
+          .object([("expected", .string($0.expected.description)), ("days", .int($0.days))])
+        } ?? .null
+      ),
+      (
         "predictions",
         .array(
           prediction.next.map { n in
@@ -132,10 +138,14 @@ extension Vital.Cycle {
         guard !periods.isEmpty else { return "No periods logged; add one with 'vital cycle add --start YYYY-MM-DD'." }
         let short = ShortID.prefixes(periods.map(\.id))
         var table = TextTable(["id", "start", "end", "length"])
+        let latest = periods.last?.id
         for p in periods {
+          // The latest period may still be going on: its days so far are not its length.
+          let underWay = p.id == latest && p.underWay(today: c.app.today)
           table.add([
-            short[p.id] ?? p.id, p.start.description, p.end?.description ?? "-",
-            p.length.map { HumanText.count($0, "day") } ?? "ongoing",
+            short[p.id] ?? p.id, p.start.description, underWay ? "under way" : p.end?.description ?? "-",
+            underWay
+              ? "day \(p.start.days(to: c.app.today) + 1)" : p.length.map { HumanText.count($0, "day") } ?? "ongoing",
           ])
         }
         return table.text
@@ -174,9 +184,14 @@ extension Vital.Cycle {
             ? "Cycle \(p.meanCycle) days (sd \(String(format: "%.1f", p.sd ?? 0)), from \(p.basedOnCycles) cycles), period \(p.periodLength) days."
             : "Fewer than 3 cycles logged: predicting from a \(p.meanCycle)-day cycle and a \(p.periodLength)-day period (low confidence)."
         ]
+        let human = HumanText(now: c.app.now, calendar: c.app.calendar)
+        if let late = p.late {
+          lines.append(
+            "The period expected around \(human.day(late.expected)) has not been logged: \(HumanText.count(late.days, "day")) late. Once it starts: 'vital cycle note --flow medium'.")
+        }
         for n in p.next {
           lines.append(
-            "  period \(n.start) (\(n.startRange.lowerBound) to \(n.startRange.upperBound)) until \(n.end); ovulation \(n.ovulation), fertile \(n.fertileWindow.lowerBound) to \(n.fertileWindow.upperBound)"
+            "  period \(human.day(n.start)) (\(human.day(n.startRange.lowerBound)) to \(human.day(n.startRange.upperBound))) until \(human.day(n.end)); ovulation \(human.day(n.ovulation)), fertile \(human.day(n.fertileWindow.lowerBound)) to \(human.day(n.fertileWindow.upperBound))"
           )
         }
         if !p.leftOut.isEmpty {

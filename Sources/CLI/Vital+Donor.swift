@@ -168,22 +168,25 @@ extension Vital.Donor {
     func run() async throws {
       let c = try DonorContext(global)
       let (recent, ever) = try c.store.recentHistory()
+      let periods = try PeriodStore(db: c.app.db, account: c.account, now: c.app.now, calendar: c.app.calendar).list()
       let verdict = Eligibility.evaluate(
         history: recent, everDonated: ever, profile: c.profile, kind: kind,
-        questionnaire: try c.store.latestQuestionnaire(), now: c.app.now, calendar: c.app.calendar)
+        questionnaire: try c.store.latestQuestionnaire(), now: c.app.now, calendar: c.app.calendar
+      ).afterPeriods(periods, today: c.app.today)
       try c.app.output.show(c.app.json(verdict)) {
+        let human = HumanText(now: c.app.now, calendar: c.app.calendar)
         var lines: [String] = []
         if !verdict.missing.isEmpty {
           lines.append(
             "Vital cannot say yet whether you may donate: your \(Self.list(verdict.missing)) \(verdict.missing.count == 1 ? "is" : "are") not known."
           )
           lines.append("  Set \(verdict.missing.count == 1 ? "it" : "them"): \(Self.command(verdict.missing))")
-          if let next = verdict.nextEligible { lines.append("By your donations alone: from \(next).") }
+          if let next = verdict.nextEligible { lines.append("By your donations alone: from \(human.day(next)).") }
         } else {
           lines.append(
             verdict.eligible
               ? "You may donate \(kind.label) today."
-              : verdict.nextEligible.map { "You may donate \(kind.label) from \($0)." }
+              : verdict.nextEligible.map { "You may donate \(kind.label) from \(human.day($0))." }
                 ?? "No date can be given for \(kind.label):")
         }
         return (lines + verdict.reasons.map { "  - \($0)" }).joined(separator: "\n")

@@ -68,6 +68,9 @@ extension Vital.Donor {
       if let slope = history.ferritinPerYear {
         lines.append("ferritin trend: \(slope > 0 ? "+" : "")\(format(slope)) ng/mL a year")
       }
+      if history.haemoglobinPerYear == nil, history.rows.count >= 2 {
+        lines.append("trend: the figures span less than half a year, too short to say where they are going")
+      }
       return lines.joined(separator: "\n")
     }
 

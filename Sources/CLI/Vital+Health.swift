@@ -113,12 +113,15 @@ extension Vital.HealthCommand {
       let day = date ?? app.today
       let t = try store.totals(on: day)
       try app.output.show(HealthJSON.totals(t, day: day)) {
+        let human = HumanText(now: app.now, calendar: app.calendar)
+        // A quantity no source measured that day is "no data", not 0.
+        func show(_ value: Double?, _ text: (Double) -> String) -> String { value.map(text) ?? "– (no data)" }
         var lines = [
-          "\(day)", "  steps                 \(Int(t.steps.rounded()))",
-          String(format: "  walking + running     %.2f km", t.walkingRunningMetres / 1000),
-          String(format: "  running (workouts)    %.2f km", t.runningMetres / 1000),
-          String(format: "  active energy         %.0f kcal", t.activeKcal),
-          String(format: "  exercise              %.0f min", t.exerciseMinutes),
+          "\(human.day(day)) (\(day))", "  steps                 \(show(t.value(.steps)) { String(Int($0.rounded())) })",
+          "  walking + running     \(show(t.value(.distance)) { String(format: "%.2f km", $0 / 1000) })",
+          "  running (workouts)    \(show(t.running) { String(format: "%.2f km", $0 / 1000) })",
+          "  active energy         \(show(t.value(.energy)) { String(format: "%.0f kcal", $0) })",
+          "  exercise              \(show(t.value(.exercise)) { String(format: "%.0f min", $0) })",
         ]
         // Where the steps came from, when more than one source counted.
         let counted = (t.sources[.steps] ?? [:]).filter { $0.value >= 0.5 }
@@ -161,9 +164,9 @@ enum HealthJSON {
 
   static func totals(_ t: HealthStore.DayTotals, day: LocalDate) -> JSON {
     .object([
-      ("date", .string(day.description)), ("steps", number(t.steps)),
-      ("walking_running_distance_m", number(t.walkingRunningMetres)), ("running_distance_m", number(t.runningMetres)),
-      ("active_energy_kcal", number(t.activeKcal)), ("exercise_minutes", number(t.exerciseMinutes)),
+      ("date", .string(day.description)), ("steps", number(t.value(.steps))),
+      ("walking_running_distance_m", number(t.value(.distance))), ("running_distance_m", number(t.running)),
+      ("active_energy_kcal", number(t.value(.energy))), ("exercise_minutes", number(t.value(.exercise))),
       ("activity", activity(t.activity)),
       (
         "sources",

@@ -130,7 +130,9 @@ extension Vital.Meds {
         ("dose", c.json(taken.dose)), ("stock", taken.stock.map { JSON.int($0) } ?? .null),
         ("refill_due", .bool(taken.refillDue)), ("shifted", .optional(taken.shifted.map(TimeSpan.text))),
       ])
-      let which = taken.dose.at == taken.dose.scheduledAt ? "" : ", dose of \(c.app.human(taken.dose.scheduledAt))"
+      // An as-needed dose is its own time; a scheduled one is named, also when taken on the minute.
+      let asNeeded = try c.store.find(taken.dose.medicationID).asNeeded
+      let which = asNeeded ? "" : ", dose of \(c.app.human(taken.dose.scheduledAt))"
       try c.app.output.show(json) {
         "taken: \(taken.dose.medication)\(which)" + (taken.dose.overLimit ? " (over the limit)" : "")
           + (taken.shifted.map { "; the day's later doses move \(TimeSpan.text($0)) later" } ?? "")

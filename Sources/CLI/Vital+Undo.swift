@@ -33,10 +33,11 @@ extension Vital {
       let account = try app.requireAccount()
       ChangeJournal.end(app.db)
       let journal = ChangeJournal(db: app.db, accountID: account.id)
-      let labels = RecordLabel(app: app, accountID: account.id)
+      var labels = RecordLabel(app: app, accountID: account.id)
       let human = HumanText(now: app.now, calendar: app.calendar)
       if list {
         let changes = try journal.recent(limit: 20)
+        labels.learn(changes)
         try app.output.show(.array(changes.map { Self.json($0, app: app, all: changes) })) {
           guard !changes.isEmpty else { return "No changes yet on this device." }
           var table = TextTable(["#", "when", "command", "what"])
@@ -58,10 +59,11 @@ extension Vital {
         change = last
       }
       if change.undoneBy != nil { throw ChangeJournal.UndoError.alreadyUndone(change.seq) }
+      // Named before the undo: a record it deletes has no values to name it by after.
+      let summary = Self.summary(change, labels)
       guard
         try Confirmation.ask(
-          "Undo change \(change.seq), '\(change.command)' of \(human.time(change.at)): \(Self.summary(change, labels))?",
-          yes: yes)
+          "Undo change \(change.seq), '\(change.command)' of \(human.time(change.at)): \(summary)?", yes: yes)
       else {
         throw Confirmation.Refused(description: "nothing undone")
       }
@@ -73,7 +75,7 @@ extension Vital {
         ("kept", .array(done.kept.map(JSON.string))),
       ])
       try app.output.show(json) {
-        "undone: \(change.seq) \(change.command): \(Self.summary(change, labels))"
+        "undone: \(change.seq) \(change.command): \(summary)"
           + (done.undo.map { "\n(as change \($0.seq); 'vital undo \($0.seq)' takes it back)" } ?? "")
       }
     }

@@ -45,13 +45,13 @@ import Testing
     let page = vital.root + "/report.html"
     try ok(["report", "--out", page])
     let html = try String(contentsOfFile: page, encoding: .utf8)
-    let summary = try #require(html.firstMatch(of: /(\d+) of (\d+) scheduled doses taken \((\d+) %\)/))
+    let summary = try #require(html.firstMatch(of: /(\d+) of (\d+) due doses taken \((\d+) %\)/))
     #expect(Int(summary.1) == metformin["taken"] as? Int, "the report's taken is meds stats' taken")
     #expect(Int(summary.2) == decided, "the report's due doses are meds stats' decided ones")
     #expect(Double(summary.3) == ((metformin["adherence"] as? Double) ?? -1).rounded())
     #expect(html.contains("4 doses taken as needed, not counted"))
     #expect(
-      html.contains("18 Nov 2026: 1 of 2 scheduled doses taken; 1 dose as needed</title>"),
+      html.contains("18 Nov 2026: 1 of 2 due doses taken; 1 dose as needed</title>"),
       "the day's as-needed dose is named, not counted as due")
   }
 

@@ -121,8 +121,52 @@ import Testing
     #expect(!note.contains("1 days"))
     #expect(try ok(["cycle", "predict", "--json"]).object?["period_length"] as? Int == 5, "not 4")
     let list = try ok(["cycle", "list"]).stdout
-    #expect(list.contains("2026-12-05  1 day") && !list.contains("1 days"), "\(list)")
+    #expect(list.contains(/2026-12-05 +under way +day 1/) && !list.contains("1 days"), "\(list)")
     vital.environment["VITAL_NOW"] = "2026-12-09T08:00:00Z"
     #expect(try ok(["cycle", "predict", "--json"]).object?["period_length"] as? Int == 4, "once over, it counts")
+  }
+
+  /// `health summary` of a day with energy and exercise only printed steps 0 and 0.00 km.
+  @Test func aSummaryOfADayWithoutStepsSaysNoDataForThem() throws {
+    try _ = ok(["health", "add", "--type", "energy", "--value", "300kcal", "--at", "09:00"])
+    let summary = try #require(try ok(["health", "summary", "--json"]).object)
+    #expect(summary["steps"] is NSNull && summary["walking_running_distance_m"] is NSNull)
+    #expect(summary["running_distance_m"] is NSNull)
+    #expect(summary["active_energy_kcal"] as? Double == 300)
+    let text = try ok(["health", "summary"]).stdout
+    #expect(text.contains("steps                 – (no data)") && text.contains("300 kcal"), "\(text)")
+  }
+
+  /// A period six days late was predicted a whole cycle later, with no word of it being late.
+  @Test func aLatePeriodIsSaidToBeLate() throws {
+    vital.environment["VITAL_NOW"] = "2026-12-03T08:00:00Z"
+    for (start, end) in [
+      ("2026-08-08", "2026-08-12"), ("2026-09-05", "2026-09-09"), ("2026-10-03", "2026-10-07"),
+      ("2026-10-31", "2026-11-04"),
+    ] {
+      try _ = ok(["cycle", "add", "--start", start, "--end", end])
+    }
+    let predicted = try #require(try ok(["cycle", "predict", "--json"]).object)
+    let late = try #require(predicted["late"] as? [String: Any])
+    #expect(late["expected"] as? String == "2026-11-28" && late["days"] as? Int == 5)
+    #expect(try ok(["cycle", "predict"]).stdout.contains("5 days late"))
+    let today = try ok([]).stdout
+    #expect(today.contains("period 5 days late (expected Sat 28 Nov)"), "\(today)")
+    #expect(try ok(["--json"]).object.flatMap { $0["cycle"] as? [String: Any] }?["late_days"] as? Int == 5)
+  }
+
+  /// "You may donate whole blood today" on the day a period began, while every booking was
+  /// refused for it; an appointment booked before it got no word.
+  @Test func theDaysAfterAPeriodAreNotEligibleAndABookedAppointmentIsWarned() throws {
+    try vital.becomeADonorWhoMayBook()
+    try _ = ok(["donor", "book", "--at", "2026-11-24T10:00", "--place", "DRK Mitte"])
+    vital.environment["VITAL_NOW"] = "2026-11-22T08:00:00Z"
+    try _ = ok(["cycle", "note", "--flow", "medium"])
+    let eligibility = try #require(try ok(["donor", "eligibility", "--json"]).object)
+    #expect(eligibility["eligible"] as? Bool == false && eligibility["next_eligible"] as? String == "2026-11-28")
+    #expect(try ok(["donor", "eligibility"]).stdout.contains("from Sat 28 Nov"))
+    let status = try #require(try ok(["donor", "status", "--json"]).object)
+    #expect((status["advice"] as? [String])?.first?.contains("move it to 2026-11-28 or later") == true, "\(status)")
+    #expect(try ok([]).stdout.contains("may donate     from Sat 28 Nov"))
   }
 }

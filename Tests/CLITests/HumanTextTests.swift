@@ -83,4 +83,20 @@ import Testing
     let csv = try vital.runOnTerminal(["meds", "history", "--format", "csv"], answers: [])
     #expect(csv.contains("scheduled_at,medication"))
   }
+
+  /// A dose taken on the minute said only "taken: Metformin"; an undo named "create health
+  /// sample 0a2d9f71"; `meds list` skipped an overdue dose for the next one.
+  @Test func dosesAndUndoneRecordsAreNamed() throws {
+    vital.environment["VITAL_NOW"] = "2026-11-26T07:00:00Z"  // 08:00 in Berlin
+    try _ = ok(["meds", "add", "Metformin", "--at", "08:00", "--at", "20:00"])
+    #expect(try ok(["meds", "take", "Metformin"]).stdout.hasPrefix("taken: Metformin, dose of today 08:00"))
+    vital.environment["VITAL_NOW"] = "2026-11-26T19:45:00Z"  // 20:45: the 20:00 dose is open
+    #expect(try ok(["meds", "list"]).stdout.contains("today 20:00"), "the open dose, not tomorrow's")
+    try _ = ok(["health", "add", "--type", "steps", "--value", "4200", "--at", "09:00"])
+    let undone = try ok(["undo", "--yes"]).stdout
+    #expect(undone.contains("create sample 4200 steps at today 09:00"), "\(undone)")
+    #expect(try ok(["undo", "--list"]).stdout.contains("create sample 4200 steps at today 09:00 (undone)"))
+    try _ = ok(["undo", "--yes"])  // the take
+    #expect(try ok(["undo", "--list"]).stdout.contains("create Metformin dose of today 08:00 (undone)"))
+  }
 }

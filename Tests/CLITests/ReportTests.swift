@@ -144,7 +144,7 @@ import Testing
     #expect(html.contains("written by Vital on Thursday 26 November 2026 at 09:00"))
     #expect(!html.contains("2026-11-26T09:00"))
     #expect(html.contains("<th>Last period</th><td>31 Oct 2026 to 4 Nov 2026 (5 days)</td>"))
-    #expect(html.contains("now 10 mg, ends 7 Dec 2026"), "a taper as where it stands, not its steps alone")
+    #expect(html.contains("now 10 mg, ends 6 Dec 2026"), "a taper as where it stands: its last dose on 6 Dec")
     #expect(html.contains("<td>München</td><td>54.6</td>"), "the place's district and incidence")
     #expect(html.contains("15 Oct 2020 (2233 days old)") && html.contains("the phase may have changed since"))
     let seen = try check(page)

@@ -78,6 +78,25 @@ import Testing
       let first = try #require(run.stderrLines.first)
       #expect(first.contains(expected), "\(args): \(first)")
     }
+    // What a second new user typed: options people write for others, a verb's start or stem,
+    // a word for another verb, a name with an option it does not take.
+    for (args, expected) in [
+      (["meds", "add", "Foo", "--time", "08:00"], "Unknown option '--time' for 'vital meds add'. Did you mean '--at'?"),
+      (["meds", "take", "Metformin", "--place", "x"], "see 'vital meds take --help'"),
+      (["donor", "schedule", "--at", "2026-12-01T10:00", "--place", "X"], "Did you mean 'vital donor book'?"),
+      (["donor", "elig"], "Did you mean 'vital donor eligibility'?"),
+      (["donor", "eligable"], "Did you mean 'vital donor eligibility'?"),
+      (["meds", "statistics"], "Did you mean 'vital meds stats'?"),
+      (["meds", "log", "Metformin"], "Did you mean 'vital meds take'?"),
+      (["cycle", "start", "2026-11-01"], "Did you mean 'vital cycle add'?"),
+      (["goals", "ad", "--type", "steps", "--value", "8000"], "Did you mean 'vital goals add'? It does not take '--value'"),
+    ] {
+      let run = try vital.run(args)
+      #expect(run.status == 64, "\(args)")
+      let first = try #require(run.stderrLines.first)
+      #expect(first.contains(expected), "\(args): \(first)")
+      #expect(!first.contains("'--home'"), "\(args): never the data folder for a guess")
+    }
     // Nothing near and no option to go by: argument-parser's own words.
     #expect(try vital.run(["xyzzy"]).stderrLines.first == "Error: Unexpected argument 'xyzzy'")
     // `export` is not a slip for `import`.

@@ -106,7 +106,9 @@ public struct CSVExport {
         case .text(let t): csv.field(t)
         default: csv.field("")
         }
-        csv.field(try row.get(3, as: String?.self) ?? "")
+        // The four quantities in the units their names promise (Apple's "count" is steps).
+        let stored = try row.get(3, as: String?.self) ?? ""
+        csv.field(names[type].flatMap { HealthTotals.Measure(name: $0)?.unit } ?? stored)
         csv.field(try row.get(4, as: String?.self) ?? "")
         for column in [5, 6] {
           csv.field(try row.get(column, as: Date?.self).map { ISO8601.string(from: $0, timeZone: zone) } ?? "")

@@ -49,6 +49,15 @@ public struct CyclePrediction: Equatable, Sendable {
   public let leftOut: [LeftOut]
   /// The pause today falls in: while there is one, nothing is predicted.
   public let paused: CyclePause?
+  /// The period expected after the last one, when its whole range is past and none was logged
+  /// since: said as late, not skipped for the one a cycle later.
+  public var late: Late?
+
+  public struct Late: Equatable, Sendable {
+    public let expected: LocalDate
+    /// Days from the expected start to today.
+    public let days: Int
+  }
 
   public static let defaultCycle = 28
   public static let defaultPeriod = 5
@@ -81,7 +90,7 @@ public struct CyclePrediction: Equatable, Sendable {
     let cycles = used.suffix(cyclesUsed)
     // A period under way (ending today or yesterday, as a day of flow noted leaves it) may
     // still grow: its length so far would shorten the prediction.
-    let underWay = last.start <= today && (last.end.map { $0 >= today.adding(days: -1) } ?? true)
+    let underWay = last.underWay(today: today)
     let lengths = sorted.filter { p in
       !p.excluded && !pauses.contains { $0.contains(p.start) } && !(underWay && p.id == last.id)
     }.compactMap(\.length)
@@ -98,6 +107,11 @@ public struct CyclePrediction: Equatable, Sendable {
     let anchor = pauses.compactMap(\.to).filter { $0 >= last.start && $0 < today }.max().map { $0.adding(days: 1) }
     let base = anchor ?? last.start
     var next: [Next] = []
+    var late: Late?
+    let expected = base.adding(days: mean)
+    if paused == nil, expected.adding(days: spread) < today, expected.days(to: today) <= longestCycle - mean {
+      late = Late(expected: expected, days: expected.days(to: today))
+    }
     var k = 1
     while paused == nil && next.count < count && k < 2000 {
       let start = base.adding(days: mean * k)
@@ -115,7 +129,7 @@ public struct CyclePrediction: Equatable, Sendable {
     }
     return CyclePrediction(
       basedOnCycles: confident ? cycles.count : 0, meanCycle: mean, sd: sd, periodLength: periodLength,
-      confidence: confident ? .high : .low, next: next, leftOut: leftOut, paused: paused)
+      confidence: confident ? .high : .low, next: next, leftOut: leftOut, paused: paused, late: late)
   }
 
   static func standardDeviation(_ values: [Int]) -> Double {

@@ -19,6 +19,12 @@ public struct Period: Equatable, Sendable {
   /// Days from the first to the last, both counted; nil while ongoing.
   public var length: Int? { end.map { start.days(to: $0) + 1 } }
 
+  /// Whether it may still be going on: begun, and without an end or ending today or yesterday
+  /// (as a day of flow noted leaves it), so that its length is not yet known.
+  public func underWay(today: LocalDate) -> Bool {
+    start <= today && (end.map { $0 >= today.adding(days: -1) } ?? true)
+  }
+
   /// The days it covers, up to `today` while ongoing.
   public func days(today: LocalDate) -> ClosedRange<LocalDate> {
     start...max(start, end ?? today)

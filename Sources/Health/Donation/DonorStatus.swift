@@ -24,7 +24,7 @@ extension DonorStatus {
   /// Pure: `history` is newest first, as `DonationStore.recentHistory` gives it.
   public static func evaluate(
     history: [Donation], everDonated: Bool, profile: Profile, questionnaire: Questionnaire.Result?,
-    now: Date, calendar: Calendar
+    periods: [Period] = [], now: Date, calendar: Calendar
   ) -> DonorStatus {
     let today = LocalDate(now, in: calendar)
     let appointment = history.filter { $0.status == .scheduled }.min {
@@ -47,7 +47,18 @@ extension DonorStatus {
     let kind = appointment?.kind ?? .wholeBlood
     let eligibility = Eligibility.evaluate(
       history: history, everDonated: everDonated, profile: profile, kind: kind, questionnaire: questionnaire,
-      now: now, calendar: calendar)
+      now: now, calendar: calendar
+    ).afterPeriods(periods, today: today)
+    // An appointment booked before a period began may now fall in the days after it.
+    if let appointment, let at = appointment.scheduledAt, !overdue {
+      let day = LocalDate(at, in: calendar)
+      if let period = periods.last(where: { (0...DonationStore.daysAfterPeriod).contains($0.start.days(to: day)) }) {
+        let free = period.start.adding(days: DonationStore.daysAfterPeriod + 1)
+        advice.insert(
+          "Your appointment falls within \(DonationStore.daysAfterPeriod + 1) days after the period that began \(period.start): move it to \(free) or later with 'vital donor reschedule --at TIME'.",
+          at: 0)
+      }
+    }
     return DonorStatus(
       appointment: appointment, daysLeft: daysLeft, overdue: overdue, missed: missed, advice: advice, kind: kind,
       eligibility: eligibility)
@@ -62,8 +73,9 @@ extension DonationStore {
   /// The donor's status from what is stored: the last 400 days and the latest questionnaire.
   public func status(profile: Profile) throws -> DonorStatus {
     let (history, ever) = try recentHistory()
+    let periods = try PeriodStore(db: db, account: account, now: now, calendar: calendar).list()
     return DonorStatus.evaluate(
-      history: history, everDonated: ever, profile: profile, questionnaire: try latestQuestionnaire(), now: now,
-      calendar: calendar)
+      history: history, everDonated: ever, profile: profile, questionnaire: try latestQuestionnaire(),
+      periods: periods, now: now, calendar: calendar)
   }
 }

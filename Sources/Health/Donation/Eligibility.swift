@@ -116,3 +116,22 @@ extension Eligibility {
       missing: missing)
   }
 }
+
+extension Eligibility {
+  /// The verdict with the donor app's period rule laid over it: no donation within
+  /// `DonationStore.daysAfterPeriod` days after a period started, so "today" is not yes then,
+  /// and the next day is the first after that stretch.
+  public func afterPeriods(_ periods: [Period], today: LocalDate) -> Eligibility {
+    guard
+      let period = periods.last(where: { (0...DonationStore.daysAfterPeriod).contains($0.start.days(to: today)) }),
+      let next = nextEligible
+    else { return self }
+    let free = period.start.adding(days: DonationStore.daysAfterPeriod + 1)
+    var verdict = self
+    if free > next { verdict.nextEligible = free }
+    verdict.eligible = false
+    verdict.reasons.append(
+      "the period from \(period.start) began less than \(DonationStore.daysAfterPeriod + 1) days ago: not before \(free)")
+    return verdict
+  }
+}

@@ -40,9 +40,15 @@ public struct VitalsHistory: Equatable, Sendable {
     ferritinPerYear = Self.slope(measured.compactMap { d in d.vitals.ferritin.map { (d.completedAt!, $0) } })
   }
 
-  /// Least-squares slope per year of `points`.
+  /// The least stretch of time a trend is drawn over: a few weeks between two figures say
+  /// nothing about a year.
+  static let trendSpan: TimeInterval = 180 * 86_400
+
+  /// Least-squares slope per year of `points`; nil over less than `trendSpan`.
   static func slope(_ points: [(Date, Double)]) -> Double? {
-    guard points.count >= 2 else { return nil }
+    guard points.count >= 2, let first = points.map(\.0).min(), let last = points.map(\.0).max(),
+      last.timeIntervalSince(first) >= trendSpan
+    else { return nil }
     let years = points.map { $0.0.timeIntervalSince1970 / (365.25 * 86_400) }
     let values = points.map(\.1)
     let meanX = years.reduce(0, +) / Double(years.count)

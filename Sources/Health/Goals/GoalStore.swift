@@ -118,12 +118,11 @@ public struct GoalStore {
     let progress = try list().map { goal in
       let measure = goal.kind.measure
       // Running distance comes from workouts: a day with distance and no run did run 0 km.
-      let hasData = (totals.sources[measure] ?? [:]).values.reduce(0, +) > 0
-      let value: Double
+      let value: Double?
       switch goal.kind {
-      case .steps: value = totals.steps
-      case .walkingDistance: value = totals.walkingRunningMetres
-      case .runningDistance: value = totals.runningMetres
+      case .steps: value = totals.value(.steps)
+      case .walkingDistance: value = totals.value(.distance)
+      case .runningDistance: value = totals.running
       }
       if lastData[measure] == nil,
         let last = try db.scalar(
@@ -132,7 +131,7 @@ public struct GoalStore {
       {
         lastData[measure] = LocalDate(last, in: calendar)
       }
-      return Goal.Progress(goal: goal, value: hasData ? value : nil, lastData: lastData[measure])
+      return Goal.Progress(goal: goal, value: value, lastData: lastData[measure])
     }
     return (progress, totals)
   }

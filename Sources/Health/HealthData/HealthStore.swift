@@ -69,6 +69,26 @@ public struct HealthStore {
     /// What each source counted toward each cumulative type (sources with samples that day
     /// and nothing counted show 0).
     public var sources: [HealthTotals.Measure: [String: Double]] = [:]
+
+    /// Whether a source counted anything of `measure` that day: without, the day has no data
+    /// for it, which is not 0.
+    public func hasData(_ measure: HealthTotals.Measure) -> Bool {
+      (sources[measure] ?? [:]).values.reduce(0, +) > 0
+    }
+
+    /// The day's total of `measure`, nil without data.
+    public func value(_ measure: HealthTotals.Measure) -> Double? {
+      guard hasData(measure) else { return nil }
+      switch measure {
+      case .steps: return steps
+      case .distance: return walkingRunningMetres
+      case .energy: return activeKcal
+      case .exercise: return exerciseMinutes
+      }
+    }
+
+    /// Running distance comes from running workouts: a day with distance data and no run ran 0.
+    public var running: Double? { hasData(.distance) || runningMetres > 0 ? runningMetres : nil }
   }
 
   public struct ActivityDay: Equatable, Sendable {

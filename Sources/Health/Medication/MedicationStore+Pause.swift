@@ -64,6 +64,8 @@ extension MedicationStore {
   /// needed the first moment one is allowed (nil: now).
   public func next(_ m: Medication) throws -> Date? {
     if m.asNeeded { return try nextAllowed(m, at: now)?.at }
-    return try dosesDue(m, from: now, to: now.addingTimeInterval(8 * Self.day)).first { $0.status == .pending }?.due
+    // A dose due earlier and still open (not yet missed) comes first: it is the one to take.
+    return try dosesDue(m, from: now.addingTimeInterval(-Self.window), to: now.addingTimeInterval(8 * Self.day))
+      .first { $0.status == .pending }?.due
   }
 }

@@ -38,6 +38,15 @@ public enum Sex: String, CaseIterable, Sendable {
 /// The blood service whose rules apply.
 public enum Region: String, CaseIterable, Sendable {
   case de, us, uk
+
+  /// `Germany`: whose blood-donation rules apply, in words.
+  public var name: String {
+    switch self {
+    case .de: return "Germany"
+    case .us: return "United States"
+    case .uk: return "United Kingdom"
+    }
+  }
 }
 
 /// ABO group and rhesus factor. `0` is read as `O`, as German donor cards write it.

@@ -3,32 +3,34 @@ import Foundation
 
 extension ReportCharts {
   /// The last 90 days as a calendar: a column per week, a row per weekday, each day coloured by
-  /// the share of its scheduled doses that were taken. Doses taken as needed are never due:
-  /// they are named in a day's tooltip and counted apart.
+  /// the share of its due scheduled doses that were taken, with its day of the month when the
+  /// weeks are few enough for the cells to hold it. Doses taken as needed are never due: they
+  /// are named in a day's tooltip and counted apart.
   static func adherence(_ data: ReportData) -> SVGChart? {
     guard let adherence = data.adherence, let share = adherence.total.percent else { return nil }
     let total = adherence.total
     // From the first day a schedule had a dose due, not the window's start.
     let first = adherence.days.first { $0.counts.scheduled > 0 || $0.asNeeded > 0 }?.date ?? adherence.first
     var summary =
-      "\(total.taken) of \(total.decided) scheduled doses taken (\(Int(share.rounded())) %) from "
-      + "\(HumanText.date(first)) to \(HumanText.date(adherence.last))"
+      "\(total.taken) of \(HumanText.count(total.decided, "due dose")) taken (\(Int(share.rounded())) %) from "
+      + "\(HumanText.date(first)) to \(HumanText.date(adherence.last)), scheduled doses only"
+    if total.open > 0 { summary += "; \(total.open) still open" }
     let asNeeded = adherence.asNeeded.reduce(0) { $0 + $1.taken }
     if asNeeded > 0 { summary += "; \(HumanText.count(asNeeded, "dose")) taken as needed, not counted" }
     let title =
       first > adherence.first ? "Scheduled doses taken since \(HumanText.date(first))" : "Scheduled doses taken, last 90 days"
-    var chart = SVGChart(name: "adherence", title: title, summary: summary, height: 190)
-    let cell = 13.0
     // Monday is row 0: ordinal 0 (1970-01-01) was a Thursday.
     func weekday(_ day: LocalDate) -> Int { ((day.ordinal % 7) + 10) % 7 }
     let firstMonday = first.ordinal - weekday(first)
+    let weeks = Double((adherence.last.ordinal - firstMonday) / 7 + 1)
+    let cell = max(13, min(26, (680 - 56 - 16) / weeks - 2))
+    var chart = SVGChart(name: "adherence", title: title, summary: summary, height: 7 * (cell + 2) + 16 + 52)
     for (i, name) in ["Mon", "", "Wed", "", "Fri", "", "Sun"].enumerated() where !name.isEmpty {
       chart.add(
-        #"<text class="tick" x="\#(f(chart.left - 6))" y="\#(f(chart.top + cell * Double(i) + 10))" text-anchor="end">\#(name)</text>"#
+        #"<text class="tick" x="\#(f(chart.left - 6))" y="\#(f(chart.top + (cell + 2) * Double(i) + cell / 2 + 4))" text-anchor="end">\#(name)</text>"#
       )
     }
-    var lastMonth = 0
-    var lastLabelX = -100.0
+    var months: [(x: Double, text: String)] = []
     for entry in adherence.days where entry.date >= first {
       let column = Double((entry.date.ordinal - firstMonday) / 7)
       let x = chart.left + column * (cell + 2)
@@ -37,30 +39,39 @@ extension ReportCharts {
       let level = counts.share.map { ["0", "1", "2", "3", "4"][min(4, Int($0 * 4))] } ?? "none"
       var label =
         counts.decided == 0
-        ? "no scheduled doses due" : "\(counts.taken) of \(counts.decided) scheduled doses taken"
+        ? (counts.open > 0 ? "\(HumanText.count(counts.open, "dose")) still open" : "no scheduled dose due")
+        : "\(counts.taken) of \(HumanText.count(counts.decided, "due dose")) taken"
+      if counts.decided > 0, counts.open > 0 { label += ", \(counts.open) still open" }
       if entry.asNeeded > 0 { label += "; \(HumanText.count(entry.asNeeded, "dose")) as needed" }
       chart.add(
         #"<rect class="day level-\#(level)" x="\#(f(x))" y="\#(f(y))" width="\#(f(cell))" height="\#(f(cell))"><title>\#(HumanText.date(entry.date)): \#(label)</title></rect>"#
       )
-      if entry.date.month != lastMonth, x - lastLabelX > 50 {
-        lastMonth = entry.date.month
-        lastLabelX = x
+      if cell >= 18 {
         chart.add(
-          #"<text class="tick" x="\#(f(x))" y="\#(f(chart.top + 7 * (cell + 2) + 12))">\#(HumanText.month(entry.date))</text>"#
+          #"<text class="daynum" x="\#(f(x + cell / 2))" y="\#(f(y + cell / 2 + 3.5))" text-anchor="middle">\#(entry.date.day)</text>"#
         )
       }
+      if entry.date.day == 1 || entry.date == first { months.append((x, HumanText.month(entry.date))) }
+    }
+    // A month's name under its first column; when two would touch, the later one wins.
+    var labels: [(x: Double, text: String)] = []
+    for month in months {
+      if let last = labels.last, month.x - last.x < 56 { labels.removeLast() }
+      labels.append(month)
+    }
+    for label in labels {
+      chart.add(
+        #"<text class="tick" x="\#(f(label.x))" y="\#(f(chart.top + 7 * (cell + 2) + 12))">\#(label.text)</text>"#)
     }
     let legendY = chart.top + 7 * (cell + 2) + 30
     chart.add(
-      #"<text class="axis-label" x="\#(f(chart.left))" y="\#(f(legendY + 10))">share of scheduled doses taken (%):</text>"#)
+      #"<text class="axis-label" x="\#(f(chart.left))" y="\#(f(legendY + 10))">share of due doses taken (%):</text>"#)
     // Each key as wide as its text (about 6 px a character at this size).
-    var x = chart.left + 190
+    var x = chart.left + 170
     for (level, text) in [("none", "none due"), ("0", "0"), ("1", "25"), ("2", "50"), ("3", "75"), ("4", "100")] {
-      chart.add(
-        #"<rect class="day level-\#(level)" x="\#(f(x))" y="\#(f(legendY))" width="\#(f(cell))" height="\#(f(cell))"/>"#
-      )
-      chart.add(#"<text class="tick" x="\#(f(x + cell + 4))" y="\#(f(legendY + 10))">\#(text)</text>"#)
-      x += cell + 4 + Double(text.count) * 6 + 14
+      chart.add(#"<rect class="day level-\#(level)" x="\#(f(x))" y="\#(f(legendY))" width="13" height="13"/>"#)
+      chart.add(#"<text class="tick" x="\#(f(x + 17))" y="\#(f(legendY + 10))">\#(text)</text>"#)
+      x += 17 + Double(text.count) * 6 + 14
     }
     return chart
   }

@@ -38,7 +38,7 @@ public struct ReportData: Sendable {
     public var since: LocalDate
     public var stock: Int?
     public var asNeeded = false
-    /// A taper: its steps, and the first day without a dose when it stops.
+    /// A taper: its steps, and its last day with a dose when it stops.
     public var steps: String?
     public var ends: LocalDate?
   }
@@ -121,7 +121,7 @@ public struct ReportData: Sendable {
         since: LocalDate(m.plans.first?.since ?? m.since, in: calendar), stock: try meds.currentStock(m))
       row.asNeeded = m.asNeeded
       row.steps = m.steps.map { $0.map(\.description).joined(separator: ", ") }
-      row.ends = m.current.lastDay.map { $0.adding(days: 1) }
+      row.ends = m.current.lastDay
       data.medications.append(row)
     }
     data.adherence = try meds.adherence(from: to.adding(days: -89, in: calendar), through: to)

@@ -49,7 +49,7 @@ public enum ReportPage {
         [
           ["Name", who.isEmpty ? "–" : who], ["Sex", p.sex?.rawValue ?? "–"], ["Born", born ?? "–"],
           ["Blood type", p.bloodType?.description ?? "–"], ["Weight", weight],
-          ["Region", p.regionChosen ? p.region.rawValue : "–"],
+          ["Donation rules", p.regionChosen ? "\(p.region.name) (\(p.region.rawValue))" : "–"],
         ], header: false))
   }
 
@@ -78,8 +78,12 @@ public enum ReportPage {
   static func cycle(_ data: ReportData) -> String {
     var facts: [[String]] = []
     if let last = data.lastPeriod {
-      let end = last.end.map { " to " + HumanText.date($0) } ?? ", ongoing"
-      facts.append(["Last period", HumanText.date(last.start) + end + (last.length.map { " (\(HumanText.count($0, "day")))" } ?? "")])
+      if last.underWay(today: min(data.to, data.today)) {
+        facts.append(["Last period", "from \(HumanText.date(last.start)), under way"])
+      } else {
+        let end = last.end.map { " to " + HumanText.date($0) } ?? ", ongoing"
+        facts.append(["Last period", HumanText.date(last.start) + end + (last.length.map { " (\(HumanText.count($0, "day")))" } ?? "")])
+      }
     }
     if let next = data.nextPeriod {
       facts.append(["Next period predicted", HumanText.date(next) + " (a prediction, not contraception advice)"])
@@ -106,13 +110,16 @@ public enum ReportPage {
         if let steps = m.steps {
           dose = (m.dose.isEmpty ? "taper over" : "now \(m.dose)")
             + (m.ends.map { ", ends \(HumanText.date($0))" } ?? ", then kept") + " (steps \(steps))"
-          if m.ends.map({ $0 <= data.today }) == true { dose = "taper ended \(HumanText.date(m.ends!)) (steps \(steps))" }
+          if let last = m.ends, last < min(data.to, data.today) {
+            dose = "taper over, last dose \(HumanText.date(last)) (steps \(steps))"
+          }
         }
         var taken = "–"
         if m.asNeeded, let prn = asNeeded[m.name] {
           taken = HumanText.count(prn.taken, "dose") + " as needed" + (prn.overLimit > 0 ? ", \(prn.overLimit) over the limit" : "")
         } else if let counts = byName[m.name], let percent = counts.percent {
-          taken = "\(counts.taken) of \(counts.decided) (\(Int(percent.rounded())) %)"
+          taken = "\(counts.taken) of \(counts.decided) due (\(Int(percent.rounded())) %)"
+            + (counts.open > 0 ? ", \(counts.open) open" : "")
         }
         return [m.name, dose, m.schedule, HumanText.date(m.since), taken, m.stock.map(String.init) ?? "–"]
       })

@@ -34,6 +34,8 @@ enum ReportStyle {
     svg .hb { fill: #fff; stroke: #b03030; stroke-width: 1.5; }
     svg .excluded { fill: #fff; stroke: #999; stroke-width: 1.2; stroke-dasharray: 2 1; }
     svg .donation { fill: #7a1f1f; }
+    svg .daynum { font-size: 9px; fill: #1b1b1b; }
+    svg .level-4 + .daynum, svg .level-3 + .daynum { fill: #fff; }
     svg .level-none { fill: #eeeeee; }
     svg .level-0 { fill: #f2c4c4; }
     svg .level-1 { fill: #d6e8c8; }
@@ -69,6 +71,8 @@ enum ReportStyle {
       svg .hb { fill: #16181b; stroke: #ff7b72; }
       svg .excluded { fill: #16181b; stroke: #8b9096; }
       svg .donation { fill: #ff9d96; }
+      svg .daynum { fill: #e4e4e4; }
+      svg .level-4 + .daynum, svg .level-3 + .daynum { fill: #16181b; }
       svg .level-none { fill: #2a2d31; }
       svg .level-0 { fill: #7a3a3a; }
       svg .level-1 { fill: #3d5a33; }

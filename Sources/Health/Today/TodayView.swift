@@ -17,6 +17,8 @@ public struct TodayView: Sendable {
     public let day: Int
     public let nextPeriod: LocalDate?
     public let ongoing: Bool
+    /// The period expected after the last one is this late (none logged since).
+    public var late: CyclePrediction.Late?
   }
 
   public let doses: [DueDose]
@@ -50,11 +52,11 @@ public struct TodayView: Sendable {
     let periods = try periodStore.list()
     var cycle: CycleDay?
     if let last = periods.max(by: { $0.start < $1.start }), last.start <= today {
-      let next = try? CyclePrediction.predict(
-        periods: periods, pauses: periodStore.pauses(), today: today, count: 1
-      ).next.first?.start
+      let prediction = try? CyclePrediction.predict(
+        periods: periods, pauses: periodStore.pauses(), today: today, count: 1)
       cycle = CycleDay(
-        day: last.start.days(to: today) + 1, nextPeriod: next, ongoing: last.end.map { $0 >= today } ?? true)
+        day: last.start.days(to: today) + 1, nextPeriod: prediction?.next.first?.start,
+        ongoing: last.end.map { $0 >= today } ?? true, late: prediction?.late)
     }
 
     let goalStore = GoalStore(db: db, account: account, now: now, calendar: calendar)
