@@ -32,6 +32,7 @@ enum ReportPrinter {
   }
 
   static func printPDF(html: String, to out: String) throws {
+    try OutputTarget.check(out)
     guard let browser = chromium() else { throw Failure.noChromium }
     let work = FileManager.default.temporaryDirectory.appendingPathComponent(
       "vital-report-\(getpid())-\(UUID().uuidString)")
@@ -67,6 +68,7 @@ enum ReportPrinter {
     }
     // Moved into place whole, as every other file Vital writes.
     let temporary = out + ".partial-\(getpid())"
+    try OutputTarget.check(out)
     try? FileManager.default.removeItem(atPath: temporary)
     try FileManager.default.copyItem(atPath: partial.path, toPath: temporary)
     chmod(temporary, 0o600)

@@ -86,6 +86,7 @@ extension Vital.DB {
 
     func run() async throws {
       let app = try App(global)
+      try OutputTarget.check(file)
       try app.db.backup(to: file, replacing: force)
       if withoutSecrets {
         do {

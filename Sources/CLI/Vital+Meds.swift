@@ -232,7 +232,7 @@ extension Vital.Meds {
       for d in history {
         table.add([c.app.human(d.scheduledAt), d.medication, d.dose ?? "", d.status.rawValue, d.at.map(c.app.human) ?? ""])
       }
-      Output.write(table.text)
+      Output.write(Output.text(table.text))
     }
   }
 }

@@ -216,7 +216,7 @@ extension Vital.Reminders {
         if let desktop {
           try desktop.send(title: title, body: "\(c.app.human(reminder.at)): \(reminder.body)")
         } else if !c.app.output.json {
-          Output.write("\(missed ? "missed" : "reminder"): \(c.app.human(reminder.at))  \(reminder.title)")
+          Output.write(Output.text("\(missed ? "missed" : "reminder"): \(c.app.human(reminder.at))  \(reminder.title)"))
         }
       }
       // Discreet: one notification that names nothing (what, which medication, which clinic).
@@ -225,7 +225,7 @@ extension Vital.Reminders {
         if let desktop {
           try desktop.send(title: "Vital", body: text + " (vital reminders list)")
         } else {
-          Output.write("Vital: \(text)")
+          Output.write(Output.text("Vital: \(text)"))
         }
       }
       if c.app.output.json {

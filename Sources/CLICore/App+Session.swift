@@ -45,6 +45,7 @@ extension App {
 
   /// Writes through a temporary file and a rename, so readers never see half a file.
   public func writePrivateFile(_ path: String, _ data: Data) throws {
+    try OutputTarget.check(path)
     let temporary = path + ".tmp-\(getpid())"
     guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
     else { throw CLIError.cannotWrite(path, reason: String(cString: strerror(errno))) }

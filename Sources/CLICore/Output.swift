@@ -6,10 +6,14 @@ public struct Output {
 
   public init(json: Bool) { self.json = json }
 
-  /// Prints `document` with `--json`, else the text `human` makes.
+  /// Prints `document` with `--json`, else the text `human` makes, its control characters
+  /// shown rather than obeyed (`TerminalText`).
   public func show(_ document: JSON, human: () -> String) throws {
-    Self.write(json ? document.serialized() : human())
+    Self.write(json ? document.serialized() : Self.text(human()))
   }
+
+  /// Text for people as it may reach a terminal: controls escaped, Vital's own colours kept.
+  public static func text(_ text: String) -> String { TerminalText.safe(text, keepColour: colour) }
 
   public static func write(_ text: String) {
     let line = text.hasSuffix("\n") ? text : text + "\n"
@@ -17,7 +21,7 @@ public struct Output {
   }
 
   public static func error(_ message: String) {
-    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("error: \(TerminalText.safe(message, keepColour: false))\n".utf8))
   }
 }
 

@@ -14,6 +14,7 @@ public final class OutputSink {
       temporary = nil
       return
     }
+    try OutputTarget.check(path)
     let temporary = path + ".partial-\(getpid())"
     guard FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600]),
       let handle = FileHandle(forWritingAtPath: temporary)
@@ -34,6 +35,11 @@ public final class OutputSink {
   public func finish() throws {
     guard let path, let temporary else { return }
     try handle.close()
+    // Checked again: something else may have been made there while the file was written.
+    do { try OutputTarget.check(path) } catch {
+      unlink(temporary)
+      throw error
+    }
     guard rename(temporary, path) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporary)

@@ -20,6 +20,7 @@ extension VitalServe {
 
     func run() async throws {
       let out = out
+      try OutputTarget.check(out)
       let now = now.flatMap(ISO8601.date(from:)) ?? Date()
       let source = store.data == nil ? "postgresql" : "sqlite"
       let counts = try await AdminStore.run(store) { try await $0.backup(to: out, source: source, now: now) }
