@@ -151,6 +151,8 @@ let package = Package(
       dependencies: ["Health", "Core", "Cryptography", "Replication", "Auth", "Storage", "Schema", "TestImages"]),
     .testTarget(
       name: "CLITests",
-      dependencies: ["vital", "vital-serve", "vital-sync", "Storage", "Auth", "TestImages", "TestServer"]),
+      dependencies: [
+        "vital", "vital-serve", "vital-sync", "Storage", "Auth", "Cryptography", "TestImages", "TestServer",
+      ]),
   ]
 )

@@ -449,3 +449,16 @@ CREATE TABLE reminder_source (
   at TEXT,
   PRIMARY KEY (account_id, source)
 ) STRICT, WITHOUT ROWID;
+
+CREATE TABLE sync_refused (
+  -- Records pulled from another device that failed their rules and were not applied; the
+  -- newest refusal of each, until a valid version of it arrives.
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  dataset TEXT NOT NULL,
+  row_id TEXT NOT NULL,
+  field TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  device TEXT NOT NULL,
+  at TEXT NOT NULL,
+  PRIMARY KEY (account_id, dataset, row_id)
+) STRICT, WITHOUT ROWID;

@@ -14,7 +14,11 @@ extension Sex: ExpressibleByArgument {}
 extension Region: ExpressibleByArgument {}
 
 extension LocalDate: ExpressibleByArgument {
-  public init?(argument: String) { self.init(argument) }
+  /// A day from 1900 to 2200: no record is older or further ahead, and year 0001 is a typo.
+  public init?(argument: String) {
+    guard let day = LocalDate(argument), (1900...2200).contains(day.year) else { return nil }
+    self = day
+  }
 }
 
 extension DonationKind: ExpressibleByArgument {}

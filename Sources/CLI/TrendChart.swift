@@ -24,10 +24,10 @@ struct TrendChart {
         lines.append("\(label)  \(String(repeating: " ", count: amountWidth - 1))–    no data")
         continue
       }
-      let filled = scale > 0 ? Int((value / scale * Double(barWidth)).rounded()) : 0
+      let filled = scale > 0 ? max(0, min(barWidth, (value / scale * Double(barWidth)).saturatingInt)) : 0
       var bar = String(repeating: "█", count: filled)
       if let goal = row.goal, goal > value, scale > 0 {
-        let at = min(barWidth - 1, Int((goal / scale * Double(barWidth)).rounded(.down)))
+        let at = max(0, min(barWidth - 1, (goal / scale * Double(barWidth)).rounded(.down).saturatingInt))
         if at > filled { bar += String(repeating: " ", count: at - filled) + "|" }
       }
       if colour, row.met == true { bar = "\u{1B}[32m" + bar + "\u{1B}[0m" }
@@ -59,7 +59,7 @@ struct TrendChart {
 
   func amount(_ value: Double) -> String {
     switch trend.measure {
-    case .steps: return String(Int(value.rounded()))
+    case .steps: return value.wholeText
     case .distance: return String(format: "%.2f km", value / 1000)
     case .energy: return String(format: "%.0f kcal", value)
     case .exercise: return String(format: "%.0f min", value)

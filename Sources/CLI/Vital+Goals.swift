@@ -61,7 +61,7 @@ struct GoalsContext {
       let since = p.lastData.map { "no data since \(human.day($0))" } ?? "no data yet"
       return "[\(since.padding(toLength: max(20, since.count), withPad: " ", startingAt: 0))]  goal \(measure.text(p.goal.target))\(name)"
     }
-    let filled = max(0, min(20, Int((percent / 5).rounded(.down))))
+    let filled = max(0, min(20, (percent / 5).rounded(.down).saturatingInt))
     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled)
     return "[\(bar)] " + String(format: "%4.0f%%", percent)
       + "  \(measure.text(value)) of \(measure.text(p.goal.target))\(name)"

@@ -51,13 +51,17 @@ extension Vital.HealthCommand {
         ("records", .int(summary.records)), ("inserted", .int(summary.inserted)),
         ("duplicates", .int(summary.duplicates)), ("updated", .int(summary.updated)),
         ("in_correlations", .int(summary.inCorrelations)),
-        ("skipped", .int(summary.skipped)),
+        ("skipped", .int(summary.skipped)), ("invalid", .int(summary.invalid)),
         ("by_type", .object(summary.byType.sorted { $0.key < $1.key }.map { ($0.key, JSON.int($0.value)) })),
       ])
       try app.output.show(json) {
         "imported \(HumanText.count(summary.records, "record")): \(summary.inserted) new, \(summary.duplicates) already there"
           + (summary.updated > 0 ? ", \(summary.updated) activity days updated" : "")
-          + (summary.skipped > 0 ? ", \(summary.skipped) skipped (no type or unreadable dates)" : "")
+          + (summary.skipped > summary.invalid
+            ? ", \(summary.skipped - summary.invalid) skipped (no type or unreadable dates)" : "")
+          + (summary.invalid > 0
+            ? ", \(summary.invalid) left out for values no health record holds (negative, infinite or absurdly large)"
+            : "")
       }
     }
   }
@@ -117,7 +121,7 @@ extension Vital.HealthCommand {
         // A quantity no source measured that day is "no data", not 0.
         func show(_ value: Double?, _ text: (Double) -> String) -> String { value.map(text) ?? "– (no data)" }
         var lines = [
-          "\(human.day(day)) (\(day))", "  steps                 \(show(t.value(.steps)) { String(Int($0.rounded())) })",
+          "\(human.day(day)) (\(day))", "  steps                 \(show(t.value(.steps)) { $0.wholeText })",
           "  walking + running     \(show(t.value(.distance)) { String(format: "%.2f km", $0 / 1000) })",
           "  running (workouts)    \(show(t.running) { String(format: "%.2f km", $0 / 1000) })",
           "  active energy         \(show(t.value(.energy)) { String(format: "%.0f kcal", $0) })",
@@ -129,7 +133,7 @@ extension Vital.HealthCommand {
           lines.insert(
             "    from "
               + counted.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-              .map { "\($0.key) \(Int($0.value.rounded()))" }.joined(separator: ", "), at: 2)
+              .map { "\($0.key) \($0.value.wholeText)" }.joined(separator: ", "), at: 2)
         }
         if let a = t.activity {
           lines.append(

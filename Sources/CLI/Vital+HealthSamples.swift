@@ -27,8 +27,9 @@ struct HealthContext {
 
   /// `4200 steps`, `5.1 km`: a quantity's own words; other types their number and unit.
   static func amount(_ s: HealthStore.Sample) -> String {
-    if let measure = s.name.flatMap(HealthTotals.Measure.init(name:)) { return measure.text(s.value) }
-    return "\(HealthJSON.text(s.value)) \(s.unit ?? "")"
+    guard let value = s.value else { return "(invalid value)" }
+    if let measure = s.name.flatMap(HealthTotals.Measure.init(name:)) { return measure.text(value) }
+    return "\(HealthJSON.text(value)) \(s.unit ?? "")"
   }
 }
 

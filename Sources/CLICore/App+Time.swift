@@ -12,6 +12,15 @@ extension App {
   }
 
   public func instant(_ argument: DateTimeArgument, bareDateIsMidnight: Bool) throws -> Date {
+    let date = try place(argument, bareDateIsMidnight: bareDateIsMidnight)
+    // No health record is from before 1900 or after 2200: such a year is a typo (0001 for 2001).
+    guard (1900...2200).contains(calendar.component(.year, from: date)) else {
+      throw CLIError.implausibleYear(argument.text)
+    }
+    return date
+  }
+
+  private func place(_ argument: DateTimeArgument, bareDateIsMidnight: Bool) throws -> Date {
     switch argument.form {
     case .fields(let f):
       if let offset = f.offset { return ISO8601.date(from: f, offset: offset) }

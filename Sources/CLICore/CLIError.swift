@@ -12,6 +12,7 @@ public enum CLIError: Error, CustomStringConvertible {
   case needsInput(String)
   case cannotRead(String, reason: String)
   case badOption(String, reason: String)
+  case implausibleYear(String)
 
   public var description: String {
     switch self {
@@ -36,6 +37,8 @@ public enum CLIError: Error, CustomStringConvertible {
       return what
     case .cannotRead(let path, let reason):
       return "cannot read '\(path)' (\(reason))"
+    case .implausibleYear(let text):
+      return "'\(text.prefix(40))' is not a date from 1900 to 2200; check the year"
     case .badOption(let option, let reason):
       return "\(option): \(reason)"
     case .futureDate(let option, let value):

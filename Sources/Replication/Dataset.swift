@@ -18,6 +18,13 @@ public struct Dataset: Hashable, Sendable {
   /// text). Every write then notes the UTC days it touched (`Replica.changedDays`), so a cache
   /// derived from the rows recomputes those days and no others, whoever wrote them.
   public let span: Span?
+  /// What each synced field may hold: the rule given, else one from the column's type.
+  public let rules: [String: FieldRule]
+  /// Fields a record must have (`NOT NULL` in the table).
+  public let required: Set<String>
+  public let recordRules: [RecordRule]
+  /// Each field's place in `fields`.
+  let fieldIndex: [String: Int]
 
   public struct Span: Hashable, Sendable {
     public let start: String
@@ -30,7 +37,11 @@ public struct Dataset: Hashable, Sendable {
   }
 
   /// The dataset of `table`: every column syncs except `key`, `account_id`, `stamp` and `local`.
-  public init(_ table: Table, key: String = "id", stamp: String? = nil, local: [String] = [], span: Span? = nil) {
+  /// `rules` say what a field may hold beyond its column's type; `recordRules` relate fields.
+  public init(
+    _ table: Table, key: String = "id", stamp: String? = nil, local: [String] = [], span: Span? = nil,
+    rules: [String: FieldRule] = [:], recordRules: [RecordRule] = []
+  ) {
     let names = table.columnNames
     precondition(names.contains(key) && names.contains("account_id"), "\(table.name) needs \(key) and account_id")
     precondition(
@@ -44,9 +55,84 @@ public struct Dataset: Hashable, Sendable {
     self.local = local
     self.stamp = stamp
     self.span = span
+    let fields = self.fields
+    precondition(rules.keys.allSatisfy(fields.contains), "\(table.name): a rule for a field that does not sync")
+    var all: [String: FieldRule] = [:]
+    var required: Set<String> = []
+    for column in table.columns where fields.contains(column.name) {
+      let definition = column.definition.uppercased()
+      // A column the table fills in by default (`NOT NULL DEFAULT 0`) may come without a value.
+      if definition.contains("NOT NULL"), !definition.contains("DEFAULT") { required.insert(column.name) }
+      all[column.name] = rules[column.name] ?? Self.rule(forType: definition)
+    }
+    self.rules = all
+    self.required = required
+    self.recordRules = recordRules
+    fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
+  }
+
+  /// The rule a column's type alone makes: any text up to a synced value's limit, a finite
+  /// number, a whole number.
+  static func rule(forType definition: String) -> FieldRule {
+    if definition.hasPrefix("REAL") { return .number(-1e15...1e15) }
+    if definition.hasPrefix("INTEGER") { return .integer(Int64.min...Int64.max) }
+    if definition.hasPrefix("ANY") { return .numberOrText(-1e15...1e15, maxBytes: 1 << 20) }
+    if definition.hasPrefix("BLOB") { return .text(maxBytes: 1 << 20) }
+    return .text(maxBytes: 1 << 20)
   }
 }
 
 extension Array where Element == Dataset {
   public func named(_ name: String) -> Dataset? { first { $0.name == name } }
+}
+
+extension Dataset {
+  /// A field that fails its rule, and why.
+  public struct Fault: Error, Equatable, Sendable {
+    public let field: String
+    public let reason: String
+  }
+
+  /// The first fault of a record whose values follow `fields` (as bulk writes have them).
+  public func fault(inOrder values: [DatabaseValue]) -> Fault? {
+    guard values.count == fields.count else { return Fault(field: fields.first ?? "", reason: "of the wrong shape") }
+    return fault { fieldIndex[$0].map { values[$0] } }
+  }
+
+  /// The first fault of `record` (its synced fields by name; a field missing is NULL). With
+  /// `touching`, only faults of those fields (and of rules relating them) count: a change merged
+  /// into a record judges what it changes, not what an older Vital stored before.
+  public func fault(in record: [String: DatabaseValue], touching: Set<String>? = nil) -> Fault? {
+    fault(touching: touching) { record[$0] }
+  }
+
+  /// The first fault of the record whose fields `value` gives (nil: missing).
+  public func fault(touching: Set<String>? = nil, _ value: (String) -> DatabaseValue?) -> Fault? {
+    func concerns(_ field: String) -> Bool { touching?.contains(field) ?? true }
+    for field in fields where concerns(field) {
+      let value = value(field) ?? .null
+      if value == .null {
+        if required.contains(field) { return Fault(field: field, reason: "missing") }
+        continue
+      }
+      if let rule = rules[field], let reason = rule.fault(value) { return Fault(field: field, reason: reason) }
+    }
+    for rule in recordRules {
+      switch rule {
+      case .order(let earlier, let later):
+        guard concerns(earlier) || concerns(later), case .text(let a)? = value(earlier), case .text(let b)? = value(later)
+        else { continue }
+        if b < a { return Fault(field: later, reason: "before \(earlier)") }
+      case .requiredWhen(let field, let expected, let needed):
+        guard concerns(field) || concerns(needed), value(field) == .text(expected) else { continue }
+        if (value(needed) ?? .null) == .null { return Fault(field: needed, reason: "missing when \(field) is \(expected)") }
+      case .numberWhen(let field, let kinds, let number, let range):
+        guard concerns(field) || concerns(number), case .text(let kind)? = value(field), kinds.contains(kind) else { continue }
+        let amount = value(number) ?? .null
+        if amount == .null { return Fault(field: number, reason: "missing") }
+        if let reason = FieldRule.number(range).fault(amount) { return Fault(field: number, reason: reason) }
+      }
+    }
+    return nil
+  }
 }

@@ -53,12 +53,21 @@ extension Replica {
         }
         let winners = record.fields.filter { dataset.fields.contains($0.key) }
         // A record with nothing this dataset keeps leaves no trace, as `apply` leaves none.
-        if !winners.isEmpty { fresh.append((record.id, winners)) }
+        if winners.isEmpty { continue }
+        if let fault = dataset.fault({ winners[$0]?.value }) {
+          try refuse(dataset, id: record.id, fault, device: winners[fault.field]?.hlc.node ?? winners.first!.value.hlc.node)
+          continue
+        }
+        fresh.append((record.id, winners))
       }
       try insertFresh(dataset, fresh)
+      var applied = fresh.map(\.id)
       for record in others {
-        _ = try merge(record.dataset, id: record.id, record.fields, untracked: record.untracked, observeClock: false)
+        if try merge(record.dataset, id: record.id, record.fields, untracked: record.untracked, observeClock: false) {
+          applied.append(record.id)
+        }
       }
+      try clearRefusals(dataset, applied)
     }
   }
 

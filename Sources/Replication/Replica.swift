@@ -25,6 +25,13 @@ public struct Replica {
     precondition(fields.keys.allSatisfy(dataset.fields.contains), "unknown field for \(dataset.name)")
     try Self.checkSizes(dataset, fields.lazy.map { ($0.key, $0.value) })
     try db.transaction { db in
+      // The record as it will be, judged by its rules: a new one whole, an old one by what changes.
+      let stored = try values(dataset, id, fields: dataset.fields)
+      if let fault = dataset.fault(
+        in: (stored ?? [:]).merging(fields) { _, new in new }, touching: stored == nil ? nil : Set(fields.keys))
+      {
+        throw ReplicaError.invalid(dataset: dataset.name, id: id, field: fault.field, reason: fault.reason)
+      }
       let hlc = try tick()
       let before = try spanDays(dataset, id)
       if ChangeJournal.isOpen(db) {
@@ -103,7 +110,12 @@ public struct Replica {
   /// may leave some of the records written there, for the caller to roll back.
   public func insertNew(_ dataset: Dataset, _ records: [(id: String, values: [DatabaseValue])]) throws -> Int {
     guard !records.isEmpty else { return 0 }
-    for record in records { try Self.checkSizes(dataset, zip(dataset.fields, record.values)) }
+    for record in records {
+      try Self.checkSizes(dataset, zip(dataset.fields, record.values))
+      if let fault = dataset.fault(inOrder: record.values) {
+        throw ReplicaError.invalid(dataset: dataset.name, id: record.id, field: fault.field, reason: fault.reason)
+      }
+    }
     // Inside an import's transaction, a failure here fails the whole import.
     return try db.transactionOrPart { db in
       let clock = try tick()
@@ -236,12 +248,13 @@ public struct Replica {
     _ dataset: Dataset, id: String, _ incoming: [String: (value: DatabaseValue, hlc: HLC)],
     untracked: [String: DatabaseValue] = [:], observeClock: Bool = true
   ) throws -> Bool {
-    if db.isInTransaction {
-      return try merge(dataset, id: id, incoming, untracked: untracked, observeClock: observeClock)
+    func mergeOne() throws -> Bool {
+      let changed = try merge(dataset, id: id, incoming, untracked: untracked, observeClock: observeClock)
+      if changed { try clearRefusals(dataset, [id]) }
+      return changed
     }
-    return try db.transaction { _ in
-      try merge(dataset, id: id, incoming, untracked: untracked, observeClock: observeClock)
-    }
+    if db.isInTransaction { return try mergeOne() }
+    return try db.transaction { _ in try mergeOne() }
   }
 
   func merge(
@@ -282,6 +295,15 @@ public struct Replica {
     guard !winners.isEmpty else {
       if markerChanged { try save(dataset, id, clocks) }
       return markerChanged
+    }
+    // Judged before anything is stored: a record that fails its rules is kept out whole, and
+    // its clocks stay as they were, so that a valid version of it still applies later.
+    let isNew = !seenBefore || revived
+    let stored = isNew || dataset.recordRules.isEmpty ? nil : try values(dataset, id, fields: dataset.fields)
+    if let fault = dataset.fault(touching: isNew ? nil : Set(winners.keys), { winners[$0] ?? stored?[$0] }) {
+      let node = incoming[fault.field]?.hlc.node ?? incoming.values.map(\.hlc).max()?.node ?? ""
+      try refuse(dataset, id: id, fault, device: node)
+      return false
     }
     if let span = dataset.span {
       var days = seenBefore ? try spanDays(dataset, id) : []

@@ -6,6 +6,8 @@ public enum ReplicaError: Error, Equatable, CustomStringConvertible {
   /// A value larger than `Replica.maxValueBytes`: every device and the server would have to
   /// carry it in one request.
   case valueTooLarge(dataset: String, field: String, bytes: Int)
+  /// A value its dataset's rules refuse (`Dataset.fault`): nothing was written.
+  case invalid(dataset: String, id: String, field: String, reason: String)
 
   public var description: String {
     switch self {
@@ -13,6 +15,9 @@ public enum ReplicaError: Error, Equatable, CustomStringConvertible {
       let size = Replica.describe(bytes: bytes)
       return
         "the \(field.replacingOccurrences(of: "_", with: " ")) of this \(dataset.replacingOccurrences(of: "_", with: " ")) would hold \(size); a value holds at most \(Replica.describe(bytes: Replica.maxValueBytes)): shorten it (nothing was written)"
+    case .invalid(let dataset, let id, let field, let reason):
+      let kind = dataset.replacingOccurrences(of: "_", with: " ")
+      return "\(kind) \(id.prefix(36)): \(field) is \(reason); nothing was written"
     }
   }
 }

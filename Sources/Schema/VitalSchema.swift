@@ -71,6 +71,8 @@ public enum VitalSchema {
       try db.rebuild(PeriodStore.periods)
       try db.rebuild(ReminderSettings.sources)
     },
+    // Records pulled from another device that fail their rules are kept out and listed.
+    Migration("0019_sync_refused", creating: [Replica.refused]),
   ])
 
   /// Every synced dataset, in the order a new device applies them (blobs before the profile

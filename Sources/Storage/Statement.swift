@@ -163,6 +163,11 @@ public struct Row {
 
   public subscript(index: Int) -> DatabaseValue { statement.value(at: Int32(index)) }
 
+  /// The column named `name` as it is stored, whatever its type; NULL when there is no such column.
+  public subscript(name: String) -> DatabaseValue {
+    statement.columnIndex(name).map { statement.value(at: $0) } ?? .null
+  }
+
   /// The column at `index` as `T`; reading NULL as a non-optional type is an error.
   public func get<T: DatabaseValueConvertible>(_ index: Int, as type: T.Type = T.self) throws -> T {
     guard index >= 0, index < count else {

@@ -35,16 +35,22 @@ extension VitalSync {
     func run() async throws {
       let (app, account, client, remote) = try RemoteContext.open(global)
       let token = try RemoteContext.token(remote)
+      let replica = Replica(db: app.db, accountID: account.id, now: app.now)
+      let before = try replica.refusals()
       let summary = try await RemoteContext.sync(app, account, client, remote, token: token, passphrase: passphrase)
+      let refused = RefusedReport.new(try replica.refusals(), since: before)
       SetAsideReport.warn(summary.setAside)
+      RefusedReport.warn(refused)
       try app.output.show(
         .object([
           ("pushed", .int(summary.pushed)), ("pulled", .int(summary.pulled)), ("cursor", .optional(summary.cursor)),
           ("set_aside", SetAsideReport.json(summary.setAside, app: app)),
+          ("refused", RefusedReport.json(refused, app: app)),
         ])
       ) {
         "synced with \(remote.url): \(HumanText.count(summary.pushed, "record")) pushed, \(summary.pulled) pulled"
           + (summary.setAside.isEmpty ? "" : ", \(summary.setAside.count) set aside (too large to send)")
+          + (refused.isEmpty ? "" : ", \(refused.count) refused (invalid values from another device)")
       }
     }
   }
@@ -147,13 +153,15 @@ extension VitalSync.Remote {
       let replica = Replica(db: app.db, accountID: account.id, now: app.now)
       let pending = try replica.pendingCount()
       let setAside = try replica.setAsideRecords()
+      let refused = try replica.refusals()
       let encrypted = try SyncKey.load(app.db, accountID: account.id) != nil
       let server = await ServerCheck(remote, app: app, account: account)
       if let warning = server.warning { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
       let json = JSON.object([
         ("url", .optional(remote?.url)), ("logged_in", .bool(remote?.token != nil)),
         ("last_sync", app.iso(remote?.lastSync)), ("pending", .int(pending)), ("encrypted", .bool(encrypted)),
-        ("set_aside", SetAsideReport.json(setAside, app: app)), ("server", server.json),
+        ("set_aside", SetAsideReport.json(setAside, app: app)), ("refused", RefusedReport.json(refused, app: app)),
+        ("server", server.json),
       ])
       try app.output.show(json) {
         guard let remote else { return "no server set; run 'vital remote set URL'" }
@@ -168,6 +176,10 @@ extension VitalSync.Remote {
               ? ""
               : "\nset aside  \(setAside.count) record\(setAside.count == 1 ? "" : "s") too large to send:\n"
                 + setAside.map { "  " + SetAsideReport.line($0) }.joined(separator: "\n"))
+            + (refused.isEmpty
+              ? ""
+              : "\nrefused    \(HumanText.count(refused.count, "record")) from other devices with invalid values:\n"
+                + refused.map { "  " + RefusedReport.line($0) }.joined(separator: "\n"))
       }
     }
   }

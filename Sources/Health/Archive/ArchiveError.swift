@@ -8,6 +8,8 @@ public enum ArchiveError: Error, CustomStringConvertible, Equatable {
   case checksumMismatch
   case unknownDataset(line: Int, String)
   case unknownField(line: Int, dataset: String, String)
+  /// A record that fails its rules, or names itself twice, or a blob whose id is not its hash.
+  case invalidRecord(dataset: String, id: String, String)
 
   public var description: String {
     let nothing = "nothing was imported"
@@ -28,6 +30,8 @@ public enum ArchiveError: Error, CustomStringConvertible, Equatable {
     case .unknownDataset(let line, let name):
       return
         "line \(line): unknown kind of record '\(name.prefix(40))'; it may come from a newer Vital: update Vital, \(nothing)"
+    case .invalidRecord(let dataset, let id, let what):
+      return "\(dataset.replacingOccurrences(of: "_", with: " ")) \(id.prefix(64)): \(what); \(nothing)"
     case .unknownField(let line, let dataset, let name):
       return
         "line \(line): \(dataset) has no field '\(name.prefix(40))'; it may come from a newer Vital: update Vital, \(nothing)"

@@ -1,3 +1,4 @@
+import Cryptography
 import Foundation
 import Replication
 import Storage
@@ -22,6 +23,8 @@ struct RecordMerge {
   /// Records that need a write of their own: with local columns (bytes), or the profile.
   private let oneByOne: Bool
   private var pending: [(id: String, values: [DatabaseValue])] = []
+  /// The ids met so far: one record named twice is a file edited by hand, not two records.
+  private var seen = Set<String>()
   private(set) var part: RecordArchive.ImportSummary.Part
 
   init(_ dataset: Dataset, columns: [String], replica: Replica, oneByOne: Bool = false) throws {
@@ -49,6 +52,15 @@ struct RecordMerge {
   mutating func put(id: String, _ values: [DatabaseValue], rest: [String: DatabaseValue] = [:]) throws {
     precondition(values.count == columns.count, "one value per column")
     part.records += 1
+    guard seen.insert(id).inserted else {
+      throw ArchiveError.invalidRecord(dataset: dataset.name, id: id, "the same id appears twice")
+    }
+    // A blob is named by its bytes' SHA-256: any other name is a blob some other file claims.
+    if dataset.key == "sha256", let slot = columns.firstIndex(of: "data"), case .blob(let bytes) = values[slot],
+      Crypto.sha256Hex(bytes) != id
+    {
+      throw ArchiveError.invalidRecord(dataset: dataset.name, id: id, "its id is not the SHA-256 of its bytes")
+    }
     let stored =
       empty && !oneByOne
       ? nil

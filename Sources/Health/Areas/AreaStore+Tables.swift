@@ -46,5 +46,6 @@ extension AreaStore {
 }
 
 extension Dataset {
-  public static let areaWatch = Dataset(AreaStore.watches)
+  public static let areaWatch = Dataset(
+    AreaStore.watches, rules: ["label": .text(maxBytes: 500), "lat": .number(-90...90), "lon": .number(-180...180)])
 }

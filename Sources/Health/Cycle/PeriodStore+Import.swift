@@ -31,8 +31,9 @@ extension PeriodStore {
     } else {
       throw CycleImportError.unknownFormat
     }
-    for row in rows where row.note.date > today {
-      let problem = "\(row.note.date) is in the future"
+    for row in rows where row.note.date > today || row.note.date.year < 1900 {
+      let problem =
+        row.note.date > today ? "\(row.note.date) is in the future" : "\(row.note.date) is before 1900: check the year"
       throw format == .drip ? CycleImportError.line(row.line, problem) : CycleImportError.element(row.line, problem)
     }
     var summary = ImportSummary(format: format, days: rows.count)

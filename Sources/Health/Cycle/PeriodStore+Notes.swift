@@ -80,7 +80,7 @@ extension PeriodStore {
       SELECT \(Self.notes.list()) FROM cycle_note
       WHERE account_id = ? AND date >= ? AND date <= ? ORDER BY date
       """, account.id, (from ?? LocalDate(ordinal: 0)).description, (to ?? .distantFuture).description
-    ) { row in try Self.note(row) }
+    ) { row in try? Self.note(row) }.compactMap { $0 }
   }
 
   static func note(_ row: Row) throws -> CycleNote {
@@ -89,7 +89,7 @@ extension PeriodStore {
     }
     var note = CycleNote(date: date)
     note.flow = try row.get("flow", as: String?.self).flatMap(CycleNote.Flow.init)
-    note.temperature = try row.get("temperature")
+    note.temperature = row.valid("temperature", in: .cycleNote)
     note.temperatureTime = try row.get("temperature_time")
     note.temperatureExcluded = try row.get("temperature_excluded", as: Int64.self) != 0
     note.mucus = try row.get("mucus", as: String?.self).flatMap(CycleNote.Mucus.init)

@@ -40,7 +40,22 @@ extension PeriodStore {
 }
 
 extension Dataset {
-  public static let period = Dataset(PeriodStore.periods)
-  public static let cycleNote = Dataset(PeriodStore.notes)
-  public static let cyclePause = Dataset(PeriodStore.pauses)
+  public static let period = Dataset(
+    PeriodStore.periods, rules: ["start": .day(years: 1900...2200), "end": .day(years: 1900...2200), "excluded": .flag],
+    recordRules: [.order(earlier: "start", later: "end")])
+  public static let cycleNote = Dataset(
+    PeriodStore.notes,
+    rules: [
+      "date": .day(years: 1900...2200), "flow": .oneOf(CycleNote.Flow.allCases.map(\.rawValue)),
+      "temperature": .number(CycleNote.temperatures.lowerBound...CycleNote.temperatures.upperBound),
+      "temperature_time": .timeOfDay, "temperature_excluded": .flag,
+      "mucus": .oneOf(CycleNote.Mucus.allCases.map(\.rawValue)), "pain": .json, "mood": .json,
+      "sex": .oneOf(CycleNote.Sex.allCases.map(\.rawValue)), "text": .text(maxBytes: 1 << 20),
+    ])
+  public static let cyclePause = Dataset(
+    PeriodStore.pauses,
+    rules: [
+      "start": .day(years: 1900...2200), "end": .day(years: 1900...2200),
+      "reason": .oneOf(CyclePause.Reason.allCases.map(\.rawValue)),
+    ], recordRules: [.order(earlier: "start", later: "end")])
 }

@@ -18,17 +18,20 @@ public struct PeriodStore {
   }
 
   public func list() throws -> [Period] {
+    // A row whose days no rule lets in (an older Vital's) is left out: every prediction and
+    // view reads this list, and one bad row must not stop them.
     try db.query(
       "SELECT \(Self.periods.list(["id", "start", "end", "excluded"])) FROM period WHERE account_id = ? ORDER BY start",
       account.id
-    ) { row in
-      guard let start = LocalDate(try row.get("start", as: String.self)) else {
-        throw StorageError.typeMismatch(column: "start", expected: "a date", sql: nil)
+    ) { row -> Period? in
+      guard let startText: String = row.valid("start", in: .period), let start = LocalDate(startText) else {
+        return nil
       }
+      let end = (row.valid("end", in: .period) as String?).flatMap(LocalDate.init)
       return Period(
-        id: try row.get("id"), start: start, end: try row.get("end", as: String?.self).flatMap(LocalDate.init),
-        excluded: try row.get("excluded", as: Int64.self) != 0)
-    }
+        id: try row.get("id"), start: start, end: end.map { max($0, start) },
+        excluded: (row.valid("excluded", in: .period) as Int64?) == 1)
+    }.compactMap { $0 }
   }
 
   /// Logs a period, or sets the end of the one that starts on `start`. Overlaps with another

@@ -32,6 +32,28 @@ extension DonationStore {
 }
 
 extension Dataset {
-  public static let donation = Dataset(DonationStore.donations, stamp: "updated_at")
-  public static let questionnaire = Dataset(DonationStore.questionnaires)
+  public static let donation = Dataset(
+    DonationStore.donations, stamp: "updated_at",
+    rules: [
+      "kind": .oneOf(DonationKind.allCases.map(\.rawValue)),
+      "status": .oneOf(DonationStatus.allCases.map(\.rawValue)),
+      // Donations began in the 1940s; an appointment is booked at most a year ahead.
+      "scheduled_at": .instant(years: 1940...2200), "completed_at": .instant(years: 1940...2200),
+      "place": .text(maxBytes: 2000),
+      "hb_g_dl": .number(DonationVitals.haemoglobinRange), "ferritin_ng_ml": .number(DonationVitals.ferritinRange),
+      "bp_systolic": .integer(Int64(DonationVitals.systolicRange.lowerBound)...Int64(DonationVitals.systolicRange.upperBound)),
+      "bp_diastolic": .integer(
+        Int64(DonationVitals.diastolicRange.lowerBound)...Int64(DonationVitals.diastolicRange.upperBound)),
+      "pulse_bpm": .integer(Int64(DonationVitals.pulseRange.lowerBound)...Int64(DonationVitals.pulseRange.upperBound)),
+    ],
+    recordRules: [
+      .requiredWhen(field: "status", equals: "completed", required: "completed_at"),
+      .requiredWhen(field: "status", equals: "scheduled", required: "scheduled_at"),
+    ])
+  public static let questionnaire = Dataset(
+    DonationStore.questionnaires,
+    rules: [
+      "taken_at": .instant(years: 1940...2200), "eligible": .flag, "deferred_until": .instant(years: 1940...2300),
+      "reasons": .json, "answers": .json,
+    ])
 }

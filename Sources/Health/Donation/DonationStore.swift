@@ -229,8 +229,9 @@ public struct DonationStore {
       id: try row.get("id"), kind: kind, status: status, scheduledAt: try row.get("scheduled_at"),
       completedAt: try row.get("completed_at"), place: try row.get("place"), notes: try row.get("notes"),
       vitals: DonationVitals(
-        haemoglobin: try row.get("hb_g_dl"), ferritin: try row.get("ferritin_ng_ml"),
-        systolic: try row.get("bp_systolic"), diastolic: try row.get("bp_diastolic"), pulse: try row.get("pulse_bpm")))
+        haemoglobin: row.valid("hb_g_dl", in: .donation), ferritin: row.valid("ferritin_ng_ml", in: .donation),
+        systolic: row.valid("bp_systolic", in: .donation), diastolic: row.valid("bp_diastolic", in: .donation),
+        pulse: row.valid("pulse_bpm", in: .donation)))
   }
 
   // MARK: Questionnaires

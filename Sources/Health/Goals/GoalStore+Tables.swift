@@ -12,5 +12,10 @@ extension GoalStore {
 }
 
 extension Dataset {
-  public static let goal = Dataset(GoalStore.goals)
+  public static let goal = Dataset(
+    GoalStore.goals,
+    rules: [
+      "type": .oneOf(Goal.Kind.allCases.map(\.rawValue)), "target": .number(0.000_001...10_000_000),
+      "title": .text(maxBytes: 2000), "reward": .json,
+    ])
 }

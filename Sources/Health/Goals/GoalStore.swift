@@ -33,14 +33,16 @@ public struct GoalStore {
   }
 
   public func list() throws -> [Goal] {
+    // A goal whose target no rule lets in (an older Vital's) is left out, not divided by.
     try db.query(
       "SELECT \(Self.goals.list()) FROM goal WHERE account_id = ? ORDER BY type, target, id",
       account.id
-    ) { row in
-      Goal(
-        id: try row.get("id"), kind: Goal.Kind(rawValue: try row.get("type")) ?? .steps, target: try row.get("target"),
+    ) { row -> Goal? in
+      guard let target: Double = row.valid("target", in: .goal) else { return nil }
+      return Goal(
+        id: try row.get("id"), kind: Goal.Kind(rawValue: try row.get("type")) ?? .steps, target: target,
         title: try row.get("title"), description: try row.get("description"), reward: try row.get("reward"))
-    }
+    }.compactMap { $0 }
   }
 
   @discardableResult

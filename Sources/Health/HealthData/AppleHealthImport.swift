@@ -20,8 +20,12 @@ public final class AppleHealthImport {
     /// Activity summaries whose figures changed since the last import (a day exported while under way).
     public var updated = 0
     public var inCorrelations = 0
-    /// Elements without a type or with dates that do not parse.
+    /// Elements without a type or with dates that do not parse, and those whose values no rule
+    /// lets in (`invalid`).
     public var skipped = 0
+    /// Records left out because a value fails its rule: a step count of 1e308, -5000, NaN or inf,
+    /// an end before the start. Counted in `skipped` too.
+    public var invalid = 0
     public var byType: [String: Int] = [:]
   }
 
@@ -322,6 +326,12 @@ public final class AppleHealthImport {
   // MARK: Batches
 
   private func add(_ dataset: Dataset, id: String, _ values: [DatabaseValue]) throws {
+    // The export is the Health app's, and one bad record in a million stays out alone.
+    if dataset.fault(inOrder: values) != nil {
+      summary.skipped += 1
+      summary.invalid += 1
+      return
+    }
     let slot = dataset.name == Dataset.healthSample.name ? 0 : dataset.name == Dataset.workout.name ? 1 : 2
     batch[slot].1.append((id, values))
     batchCount += 1

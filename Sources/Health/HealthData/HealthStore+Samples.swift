@@ -10,7 +10,9 @@ extension HealthStore {
   public struct Sample: Equatable, Sendable {
     public let id: String
     public let type: String
-    public let value: Double
+    /// The amount; nil when what is stored is not a finite number (text, or a value an older
+    /// Vital let in): shown as invalid, never counted.
+    public let value: Double?
     public let unit: String?
     public let source: String
     public let start: Date
@@ -86,9 +88,18 @@ extension HealthStore {
     return sample
   }
 
+  /// A stored value as a number when it is a finite one, and within what any sample holds.
+  static func number(_ value: DatabaseValue) -> Double? {
+    switch value {
+    case .integer(let n): return Double(n)
+    case .real(let d) where d.isFinite && abs(d) <= 1e12: return d
+    default: return nil
+    }
+  }
+
   static func sample(_ row: Row) throws -> Sample {
     Sample(
-      id: try row.get("id"), type: try row.get("type"), value: try row.get("value", as: Double?.self) ?? 0,
+      id: try row.get("id"), type: try row.get("type"), value: Self.number(row["value"]),
       unit: try row.get("unit"), source: try row.get("source", as: String?.self) ?? "", start: try row.get("start"),
       end: try row.get("end"))
   }

@@ -67,8 +67,35 @@ extension HealthStore {
 }
 
 extension Dataset {
-  public static let healthSample = Dataset(HealthStore.samples, span: .init(start: "start", end: "end"))
-  public static let healthSource = Dataset(HealthStore.sources)
-  public static let workout = Dataset(HealthStore.workouts)
-  public static let activitySummary = Dataset(HealthStore.activitySummaries)
+  public static let healthSample = Dataset(
+    HealthStore.samples, span: .init(start: "start", end: "end"),
+    rules: [
+      "type": .text(maxBytes: 200), "value": .numberOrText(-1e12...1e12, maxBytes: 2000), "unit": .text(maxBytes: 100),
+      "source": .text(maxBytes: 1000), "start": .instant(years: 1970...2200), "end": .instant(years: 1970...2200),
+    ],
+    recordRules: [
+      .order(earlier: "start", later: "end"),
+      // What is added up is a count or an amount: never negative, never a typo's zeros.
+      .numberWhen(field: "type", in: HealthType.cumulative, number: "value", range: 0...HealthType.largestSample),
+    ])
+  public static let healthSource = Dataset(
+    HealthStore.sources,
+    rules: [
+      "name": .text(maxBytes: 1000), "kind": .oneOf(HealthSource.Kind.allCases.map(\.rawValue)),
+      "preferred": .integer(0...1_000_000),
+    ])
+  public static let workout = Dataset(
+    HealthStore.workouts,
+    rules: [
+      "type": .text(maxBytes: 200), "duration_s": .number(0...10_000_000), "distance_m": .number(0...100_000_000),
+      "energy_kcal": .number(0...10_000_000), "source": .text(maxBytes: 1000), "start": .instant(years: 1970...2200),
+      "end": .instant(years: 1970...2200),
+    ], recordRules: [.order(earlier: "start", later: "end")])
+  public static let activitySummary = Dataset(
+    HealthStore.activitySummaries,
+    rules: [
+      "date": .day(years: 1970...2200), "move_kcal": .number(0...1_000_000), "move_kcal_goal": .number(0...1_000_000),
+      "move_minutes": .number(0...1440), "move_minutes_goal": .number(0...1440), "exercise_minutes": .number(0...1440),
+      "exercise_goal": .number(0...1440), "stand_hours": .number(0...24), "stand_goal": .number(0...24),
+    ])
 }

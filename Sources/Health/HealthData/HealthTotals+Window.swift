@@ -134,6 +134,8 @@ extension HealthTotals {
         case .real(let r): value = r
         default: return
         }
+        // A value no rule lets in (from an older Vital, or the file edited by hand) counts as nothing.
+        guard value.isFinite, value >= 0, value <= HealthType.largestSample else { return }
         guard let start = row.withUTF8(1, { $0.flatMap(ISO8601.milliseconds(utf8:)) }) else { return }
         let end = row.withUTF8(2, { $0.flatMap(ISO8601.milliseconds(utf8:)) }) ?? start
         row.withUTF8(0) { name in

@@ -11,6 +11,11 @@ public enum HealthType {
   public static let bodyMass = "HKQuantityTypeIdentifierBodyMass"
   public static let heartRate = "HKQuantityTypeIdentifierHeartRate"
 
+  /// The types whose samples are added up (counted once across sources per moment).
+  public static let cumulative = [steps, walkingRunningDistance, activeEnergy, exerciseTime]
+  /// The most one sample of an added-up type may hold: a day's worth of anything, many times over.
+  public static let largestSample = 10_000_000.0
+
   /// The quantities `vital health add --type` takes (by the names of `HealthTotals.Measure`),
   /// with the identifier and unit they store.
   public static let manual: [(name: String, type: String, unit: String)] = [

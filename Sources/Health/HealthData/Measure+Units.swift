@@ -114,13 +114,13 @@ extension HealthTotals.Measure {
   /// `7745 steps`, `850 m`, `7.7 km`, `520 kcal`, `45 min`.
   public func text(_ value: Double) -> String {
     switch self {
-    case .steps: return "\(Int(value.rounded())) steps"
+    case .steps: return "\(value.wholeText) steps"
     case .distance:
-      if value < 1000 { return "\(Int(value.rounded())) m" }
+      if !(value >= 1000) { return "\(value.wholeText) m" }
       let km = (value / 100).rounded() / 10
-      return km == km.rounded() ? "\(Int(km)) km" : String(format: "%.1f km", km)
-    case .energy: return "\(Int(value.rounded())) kcal"
-    case .exercise: return "\(Int(value.rounded())) min"
+      return km == km.rounded() ? "\(km.wholeText) km" : String(format: "%.1f km", km)
+    case .energy: return "\(value.wholeText) kcal"
+    case .exercise: return "\(value.wholeText) min"
     }
   }
 }

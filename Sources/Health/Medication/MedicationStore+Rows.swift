@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import Replication
 import Storage
 
 /// How medications and doses are stored: one row each, every field synced on its own.
@@ -8,7 +9,8 @@ extension MedicationStore {
     var m = Medication(
       id: try row.get("id"), name: try row.get("name"), times: Self.times(try row.get("times", as: String.self)),
       days: try row.get("days", as: String?.self).map(Self.days), dose: try row.get("dose"),
-      stock: try row.get("stock"), stockSetAt: try row.get("stock_set_at"), refillAt: try row.get("refill_at"),
+      stock: row.valid("stock", in: .medication), stockSetAt: try row.get("stock_set_at"),
+      refillAt: row.valid("refill_at", in: .medication),
       since: try row.get("since"))
     m.steps = try row.get("steps", as: String?.self).flatMap { try? TaperStep.parse($0) }
     m.stepsStart = try row.get("steps_start", as: String?.self).flatMap(LocalDate.init)
@@ -16,9 +18,9 @@ extension MedicationStore {
     m.zone = try row.get("zone")
     m.past = try row.get("past", as: String?.self).map(Self.decodePlans) ?? []
     m.asNeeded = try row.get("as_needed", as: Int?.self) == 1
-    m.minInterval = try row.get("min_interval", as: Int?.self).map(TimeInterval.init)
-    m.maxPerDay = try row.get("max_per_day")
-    m.minGap = try row.get("min_gap", as: Int?.self).map(TimeInterval.init)
+    m.minInterval = (row.valid("min_interval", in: .medication) as Int?).map(TimeInterval.init)
+    m.maxPerDay = row.valid("max_per_day", in: .medication)
+    m.minGap = (row.valid("min_gap", in: .medication) as Int?).map(TimeInterval.init)
     m.expires = try row.get("expires", as: String?.self).flatMap(LocalDate.init)
     m.pauses = try row.get("pauses", as: String?.self).map(Self.decodePauses) ?? []
     m.snooze = try row.get("snooze", as: String?.self).flatMap { text in

@@ -38,6 +38,22 @@ extension MedicationStore {
 }
 
 extension Dataset {
-  public static let medication = Dataset(MedicationStore.medications)
-  public static let dose = Dataset(MedicationStore.doses)
+  public static let medication = Dataset(
+    MedicationStore.medications,
+    rules: [
+      "name": .text(maxBytes: 500), "times": .timesOfDay, "days": .weekdays, "dose": .text(maxBytes: 500),
+      "stock": .integer(0...100_000), "stock_set_at": .instant(years: 1900...2200), "refill_at": .integer(0...100_000),
+      "since": .instant(years: 1900...2200), "steps": .text(maxBytes: 10_000), "steps_start": .day(years: 1900...2200),
+      "then_keep": .flag, "zone": .text(maxBytes: 64), "past": .json, "as_needed": .flag,
+      "min_interval": .integer(0...604_800), "max_per_day": .integer(1...100), "min_gap": .integer(0...86_400),
+      "expires": .day(years: 1900...2300),
+    ])
+  public static let dose = Dataset(
+    MedicationStore.doses,
+    rules: [
+      "medication_id": .text(maxBytes: 200), "medication": .text(maxBytes: 500), "dose": .text(maxBytes: 500),
+      "scheduled_at": .instant(years: 1900...2200), "status": .oneOf(["taken", "skipped"]),
+      "at": .instant(years: 1900...2200), "shift": .integer(-86_400...86_400), "over_limit": .flag,
+      "recorded": .instant(years: 1900...2200),
+    ])
 }

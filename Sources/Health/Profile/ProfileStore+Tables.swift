@@ -29,6 +29,16 @@ extension ProfileStore {
 
 extension Dataset {
   /// Avatar bytes travel on their own (`/v1/blobs`), not as a field.
-  public static let blob = Dataset(ProfileStore.blobs, key: "sha256", stamp: "created_at", local: ["data"])
-  public static let profile = Dataset(ProfileStore.profiles, stamp: "updated_at")
+  public static let blob = Dataset(
+    ProfileStore.blobs, key: "sha256", stamp: "created_at", local: ["data"],
+    rules: [
+      "mime": .oneOf(["image/png", "image/jpeg"]), "width": .integer(1...100_000), "height": .integer(1...100_000),
+    ])
+  public static let profile = Dataset(
+    ProfileStore.profiles, stamp: "updated_at",
+    rules: [
+      "name": .text(maxBytes: 500), "surname": .text(maxBytes: 500), "abo": .oneOf(["A", "B", "AB", "O"]),
+      "rhesus": .oneOf(["+", "-"]), "sex": .oneOf(["female", "male"]), "birth_date": .day(years: 1900...2200),
+      "weight_kg": .number(1...700), "region": .oneOf(Region.allCases.map(\.rawValue)), "avatar_sha256": .sha256,
+    ])
 }

@@ -39,8 +39,8 @@ public struct ProfileStore {
         p.bloodType = BloodType(group: group, rhesusPositive: rh == "+")
       }
       p.sex = (try row.get("sex", as: String?.self)).flatMap(Sex.init(rawValue:))
-      p.birthDate = try row.get("birth_date")
-      p.weightKg = try row.get("weight_kg")
+      p.birthDate = row.valid("birth_date", in: .profile)
+      p.weightKg = row.valid("weight_kg", in: .profile)
       p.region = Region(rawValue: try row.get("region")) ?? .de
       p.name = try row.get("name")
       if let sha: String = try row.get("sha256") {

@@ -12,7 +12,7 @@ extension ReportCharts {
     // From the first day a schedule had a dose due, not the window's start.
     let first = adherence.days.first { $0.counts.scheduled > 0 || $0.asNeeded > 0 }?.date ?? adherence.first
     var summary =
-      "\(total.taken) of \(HumanText.count(total.decided, "due dose")) taken (\(Int(share.rounded())) %) from "
+      "\(total.taken) of \(HumanText.count(total.decided, "due dose")) taken (\(share.wholeText) %) from "
       + "\(HumanText.date(first)) to \(HumanText.date(adherence.last)), scheduled doses only"
     if total.open > 0 { summary += "; \(total.open) still open" }
     let asNeeded = adherence.asNeeded.reduce(0) { $0 + $1.taken }
@@ -36,7 +36,7 @@ extension ReportCharts {
       let x = chart.left + column * (cell + 2)
       let y = chart.top + Double(weekday(entry.date)) * (cell + 2)
       let counts = entry.counts
-      let level = counts.share.map { ["0", "1", "2", "3", "4"][min(4, Int($0 * 4))] } ?? "none"
+      let level = counts.share.map { ["0", "1", "2", "3", "4"][max(0, min(4, ($0 * 4).rounded(.down).saturatingInt))] } ?? "none"
       var label =
         counts.decided == 0
         ? (counts.open > 0 ? "\(HumanText.count(counts.open, "dose")) still open" : "no scheduled dose due")
@@ -86,24 +86,24 @@ extension ReportCharts {
     let ticks = niceTicks(low: 0, high: high)
     let yRange = 0...ticks.last!
     let met = data.stepsGoal.map { goal in data.steps.count { $0.steps >= goal } }
-    let mean = Int((data.steps.map(\.steps).reduce(0, +) / Double(data.steps.count)).rounded())
+    let mean = (data.steps.map(\.steps).reduce(0, +) / Double(data.steps.count)).wholeText
     var summary =
       "\(HumanText.count(data.steps.count, "day")) with steps from \(HumanText.date(first)) to \(HumanText.date(last)), \(mean) a day on average"
     if let goal = data.stepsGoal, let met {
-      summary += "; goal of \(Int(goal)) met on \(HumanText.count(met, "day"))"
+      summary += "; goal of \(goal.wholeText) met on \(HumanText.count(met, "day"))"
     }
     var chart = SVGChart(name: "steps", title: "Steps per day", summary: summary)
     chart.days = days
     let (xTicks, xLabel) = dateTicks(days, chart: chart)
     chart.axes(
       x: xLabel, xTicks: xTicks, y: "steps per day",
-      yTicks: ticks.map { (chart.y($0, in: yRange), $0 >= 1000 ? "\(Int($0 / 1000))k" : String(Int($0))) })
+      yTicks: ticks.map { (chart.y($0, in: yRange), $0 >= 1000 ? "\(($0 / 1000).wholeText)k" : $0.wholeText) })
     let width = max(0.6, chart.plotWidth / (range.upperBound - range.lowerBound) * 0.8)
     for (day, steps) in data.steps {
       let top = chart.y(steps, in: yRange)
       let met = data.stepsGoal.map { steps >= $0 } ?? false
       chart.add(
-        #"<rect class="bar\#(met ? " met" : "")" x="\#(f(chart.x(Double(day.ordinal) + 0.1, in: range)))" y="\#(f(top))" width="\#(f(width))" height="\#(f(chart.top + chart.plotHeight - top))"><title>\#(HumanText.date(day)): \#(Int(steps)) steps</title></rect>"#
+        #"<rect class="bar\#(met ? " met" : "")" x="\#(f(chart.x(Double(day.ordinal) + 0.1, in: range)))" y="\#(f(top))" width="\#(f(width))" height="\#(f(chart.top + chart.plotHeight - top))"><title>\#(HumanText.date(day)): \#(steps.wholeText) steps</title></rect>"#
       )
     }
     chart.key("rect bar", "steps on a day (no bar: no data that day)")
@@ -113,7 +113,7 @@ extension ReportCharts {
         #"<line class="goal" x1="\#(f(chart.left))" y1="\#(f(y))" x2="\#(f(chart.left + chart.plotWidth))" y2="\#(f(y))"/>"#
       )
       chart.key("rect bar met", "goal met")
-      chart.key("line goal", "goal: \(Int(goal)) steps a day")
+      chart.key("line goal", "goal: \(goal.wholeText) steps a day")
     }
     return chart
   }

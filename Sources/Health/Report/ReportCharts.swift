@@ -73,7 +73,7 @@ enum ReportCharts {
     let (xTicks, xLabel) = dateTicks(days, chart: chart)
     chart.axes(
       x: xLabel, xTicks: xTicks, y: "Hb (g/dL)",
-      yTicks: ticks.map { (chart.y($0, in: yRange), $0 == $0.rounded() ? String(Int($0)) : String($0)) })
+      yTicks: ticks.map { (chart.y($0, in: yRange), $0 == $0.rounded() ? $0.wholeText : String($0)) })
     if let next = data.nextEligible, range.contains(Double(next.ordinal)) {
       let x = chart.x(Double(next.ordinal), in: range)
       chart.add(

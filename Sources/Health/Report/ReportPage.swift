@@ -118,7 +118,7 @@ public enum ReportPage {
         if m.asNeeded, let prn = asNeeded[m.name] {
           taken = HumanText.count(prn.taken, "dose") + " as needed" + (prn.overLimit > 0 ? ", \(prn.overLimit) over the limit" : "")
         } else if let counts = byName[m.name], let percent = counts.percent {
-          taken = "\(counts.taken) of \(counts.decided) due (\(Int(percent.rounded())) %)"
+          taken = "\(counts.taken) of \(counts.decided) due (\(percent.wholeText) %)"
             + (counts.open > 0 ? ", \(counts.open) open" : "")
         }
         return [m.name, dose, m.schedule, HumanText.date(m.since), taken, m.stock.map(String.init) ?? "–"]

@@ -124,13 +124,15 @@ func escaped(_ text: String) -> String {
 
 /// Ticks for a value axis: about `count` round steps from 0 (or the low end) to past `high`.
 func niceTicks(low: Double, high: Double, count: Int = 4) -> [Double] {
+  // Whatever the data, an axis of a few ticks: never a loop over a span no chart has.
+  guard low.isFinite, high.isFinite, high - low < 1e15 else { return [0, 1] }
   let span = max(high - low, 1e-9)
   let raw = span / Double(count)
   let magnitude = pow(10, floor(log10(raw)))
   let step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
   var ticks: [Double] = []
   var value = (low / step).rounded(.down) * step
-  while value <= high + step * 0.001 {
+  while value <= high + step * 0.001 && ticks.count < 50 {
     ticks.append(value)
     value += step
   }
