@@ -152,7 +152,7 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "vital", "vital-serve", "vital-sync", "Storage", "Auth", "Cryptography", "TestImages", "TestServer",
+        "vital", "vital-serve", "vital-sync", "Storage", "Auth", "Cryptography", "Sync", "TestImages", "TestServer",
       ]),
   ]
 )

@@ -18,7 +18,9 @@ enum CSVExportCommand {
     try sink.finish()
     guard let out, out != "-" else { return }
     try app.output.show(
-      .object([("out", .string(out)), ("format", .string("csv")), ("kind", .string(kind.rawValue)), ("rows", .int(rows))])
+      .object([
+        ("out", .string(out)), ("format", .string("csv")), ("kind", .string(kind.rawValue)), ("rows", .int(rows)),
+      ])
     ) { "wrote \(HumanText.count(rows, "row")) of \(kind.rawValue) to \(out)" }
   }
 
@@ -27,7 +29,9 @@ enum CSVExportCommand {
     let export = CSVExport(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
     var isFolder: ObjCBool = false
     if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-      guard isFolder.boolValue else { throw CLIError.cannotWrite(folder, reason: "not a folder; --out names a folder for every kind") }
+      guard isFolder.boolValue else {
+        throw CLIError.cannotWrite(folder, reason: "not a folder; --out names a folder for every kind")
+      }
     } else {
       do {
         try FileManager.default.createDirectory(

@@ -14,7 +14,9 @@ extension DonorStatus {
     switch daysLeft {
     case 0:
       let minutes = Int(at.timeIntervalSince(human.now) / 60)
-      return human.time(at) + (minutes < 60 ? " (in \(HumanText.count(minutes, "minute")))" : " (in \(HumanText.count(minutes / 60, "hour")))")
+      return human.time(at)
+        + (minutes < 60
+          ? " (in \(HumanText.count(minutes, "minute")))" : " (in \(HumanText.count(minutes / 60, "hour")))")
     case 1: return human.time(at)
     default: return "\(human.time(at)) (in \(HumanText.count(daysLeft, "day")))"
     }

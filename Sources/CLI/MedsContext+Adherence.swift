@@ -19,7 +19,10 @@ extension MedsContext {
       .object([
         ("name", .string(s.name)), ("as_needed", .bool(true)), ("taken", .int(s.taken)),
         ("over_limit", .int(s.overLimit)),
-        ("per_day", .array(s.perDay.map { .object([("date", .string($0.date.description)), ("count", .int($0.count))]) })),
+        (
+          "per_day",
+          .array(s.perDay.map { .object([("date", .string($0.date.description)), ("count", .int($0.count))]) })
+        ),
       ])
     }
     return .array(scheduled + asNeeded)

@@ -120,7 +120,9 @@ extension Vital.AreaCommand {
         ("districts_without_figures", .array(missing.map(JSON.string))),
       ])
       try c.app.output.show(json) {
-        var lines = ["\(HumanText.count(result.rows, "row")): figures for \(result.stats.count) of \(districts.count) districts"]
+        var lines = [
+          "\(HumanText.count(result.rows, "row")): figures for \(result.stats.count) of \(districts.count) districts"
+        ]
         for (district, keys) in result.combined.sorted(by: { $0.key < $1.key }) {
           lines.append("combined into \(district) (weighted by population): \(keys.joined(separator: ", "))")
         }

@@ -102,7 +102,8 @@ extension App {
 extension Vital.Cycle {
   struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      commandName: "add", abstract: "Add a period, or set the end of the one that starts on --start ('log' is the same).",
+      commandName: "add",
+      abstract: "Add a period, or set the end of the one that starts on --start ('log' is the same).",
       discussion: """
         Examples:
           vital cycle add --start 2026-11-02
@@ -187,7 +188,8 @@ extension Vital.Cycle {
         let human = HumanText(now: c.app.now, calendar: c.app.calendar)
         if let late = p.late {
           lines.append(
-            "The period expected around \(human.day(late.expected)) has not been logged: \(HumanText.count(late.days, "day")) late. Once it starts: 'vital cycle note --flow medium'.")
+            "The period expected around \(human.day(late.expected)) has not been logged: \(HumanText.count(late.days, "day")) late. Once it starts: 'vital cycle note --flow medium'."
+          )
         }
         for n in p.next {
           lines.append(
@@ -272,7 +274,8 @@ extension Vital.Cycle {
         ("conflicts", .array(r.conflicts.map(JSON.string))),
       ])
       try c.app.output.show(json) {
-        var text = "\(HumanText.count(r.found, "period")) in the health data: \(r.added) added, \(r.unchanged) already logged"
+        var text =
+          "\(HumanText.count(r.found, "period")) in the health data: \(r.added) added, \(r.unchanged) already logged"
         if !r.conflicts.isEmpty {
           text += "\nleft alone, overlapping periods logged differently: \(r.conflicts.joined(separator: ", "))"
         }

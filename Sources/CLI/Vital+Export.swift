@@ -42,7 +42,10 @@ extension Vital {
     @Option(help: "A file to write (default: stdout); written whole or not at all.") var out: String?
     @Option(help: "With --format fhir: only what happened from this date (YYYY-MM-DD) on.") var since: String?
     @Flag(help: "With --format fhir: your email as the Patient's contact.") var withContact = false
-    @Option(help: "With --format csv: donations, doses, periods, notes, samples, daily-totals or goals (default: all, into the folder --out).")
+    @Option(
+      help:
+        "With --format csv: donations, doses, periods, notes, samples, daily-totals or goals (default: all, into the folder --out)."
+    )
     var kind: CSVExport.Kind?
 
     func validate() throws {

@@ -59,7 +59,8 @@ struct GoalsContext {
     let name = p.goal.title.map { "  \($0)" } ?? (p.goal.kind == .steps ? "" : "  \(p.goal.kind.name)")
     guard let value = p.value, let percent = p.percent else {
       let since = p.lastData.map { "no data since \(human.day($0))" } ?? "no data yet"
-      return "[\(since.padding(toLength: max(20, since.count), withPad: " ", startingAt: 0))]  goal \(measure.text(p.goal.target))\(name)"
+      return
+        "[\(since.padding(toLength: max(20, since.count), withPad: " ", startingAt: 0))]  goal \(measure.text(p.goal.target))\(name)"
     }
     let filled = max(0, min(20, (percent / 5).rounded(.down).saturatingInt))
     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled)
@@ -160,8 +161,10 @@ extension Vital.Goals {
       // The Health app's rings, where the export has them for the day, in the same shape.
       if let a = totals.activity {
         let rings: [(String, Double?, Double?, String)] = [
-          ("move", a.moveKcal ?? a.moveMinutes, a.moveKcal != nil ? a.moveKcalGoal : a.moveMinutesGoal,
-           a.moveKcal != nil ? "kcal" : "min"),
+          (
+            "move", a.moveKcal ?? a.moveMinutes, a.moveKcal != nil ? a.moveKcalGoal : a.moveMinutesGoal,
+            a.moveKcal != nil ? "kcal" : "min"
+          ),
           ("exercise", a.exerciseMinutes, a.exerciseGoal, "min"), ("stand", a.standHours, a.standGoal, "h"),
         ]
         for (name, value, goal, unit) in rings {

@@ -59,7 +59,8 @@ extension Vital.Goals {
       let goal = try c.store.edit(
         id,
         .init(
-          kind: type, target: try target.map { try kind.measure.amount($0, option: "--target") }, title: title.map { $0.isEmpty ? nil : $0 },
+          kind: type, target: try target.map { try kind.measure.amount($0, option: "--target") },
+          title: title.map { $0.isEmpty ? nil : $0 },
           description: description.map { $0.isEmpty ? nil : $0 }))
       try c.app.output.show(c.json(goal)) { "edited: \(c.line(goal))" }
     }

@@ -104,7 +104,8 @@ extension Vital.HealthCommand {
 
     func run() async throws {
       let c = try GoalsContext(global)
-      let trend = try c.store.trend(type, period, today: c.app.today, goal: try goal.map { try type.amount($0, option: "--goal") })
+      let trend = try c.store.trend(
+        type, period, today: c.app.today, goal: try goal.map { try type.amount($0, option: "--goal") })
       let json = JSON.array(
         trend.rows.map { row in
           .object([
@@ -117,7 +118,8 @@ extension Vital.HealthCommand {
         })
       try c.app.output.show(json) {
         TrendChart(
-          trend: trend, width: Output.width, colour: Output.colour, human: HumanText(now: c.app.now, calendar: c.app.calendar)
+          trend: trend, width: Output.width, colour: Output.colour,
+          human: HumanText(now: c.app.now, calendar: c.app.calendar)
         ).text
       }
     }

@@ -230,7 +230,9 @@ extension Vital.Meds {
       guard !history.isEmpty else { return Output.write("No doses yet.") }
       var table = TextTable(["scheduled", "medication", "dose", "status", "at"])
       for d in history {
-        table.add([c.app.human(d.scheduledAt), d.medication, d.dose ?? "", d.status.rawValue, d.at.map(c.app.human) ?? ""])
+        table.add([
+          c.app.human(d.scheduledAt), d.medication, d.dose ?? "", d.status.rawValue, d.at.map(c.app.human) ?? "",
+        ])
       }
       Output.write(Output.text(table.text))
     }

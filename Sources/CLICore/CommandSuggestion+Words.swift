@@ -56,7 +56,8 @@ extension CommandSuggestion {
 
   /// `vital donor add` for the command's name, `vital donor record` for its alias.
   private static func path(_ command: CommandTree, _ name: String) -> String {
-    name == command.name ? command.path : command.path.split(separator: " ").dropLast().joined(separator: " ") + " " + name
+    name == command.name
+      ? command.path : command.path.split(separator: " ").dropLast().joined(separator: " ") + " " + name
   }
 
   /// The option of `command` that `typed` means: one people write for it (`--time` for `--at`),

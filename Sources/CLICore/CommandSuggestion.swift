@@ -10,7 +10,8 @@ enum CommandSuggestion {
   enum Finding: Equatable {
     /// `typed` is no command of `group`; `suggestion` is the path of one that takes `given`
     /// but for `lacking`.
-    case command(typed: String, group: String, suggestion: String?, lacking: [String], takers: [String], given: [String])
+    case command(
+      typed: String, group: String, suggestion: String?, lacking: [String], takers: [String], given: [String])
     /// `unknown` are options `command` does not take; `instead` is the one of its own meant,
     /// `takers` the commands of its group that take everything given.
     case options(command: String, unknown: [String], instead: String?, takers: [String], needsCommand: Bool)
@@ -65,7 +66,9 @@ enum CommandSuggestion {
     }
     // None takes everything typed: the command the name means, saying what it does not take.
     if !given.isEmpty, let named = suggest(typed, among: node.children),
-      let command = node.children.first(where: { named.hasSuffix(" " + $0.name) || $0.aliases.contains { named.hasSuffix(" " + $0) } })
+      let command = node.children.first(where: {
+        named.hasSuffix(" " + $0.name) || $0.aliases.contains { named.hasSuffix(" " + $0) }
+      })
     {
       let lacking = given.filter { option in !command.leaves.contains { $0.options.contains(option) } }
       return .command(typed: typed, group: node.path, suggestion: named, lacking: lacking, takers: [], given: given)

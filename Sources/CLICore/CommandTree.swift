@@ -41,7 +41,9 @@ struct CommandTree {
       }
       options.formUnion(names)
       if kind == "option" { valued.formUnion(names) }
-      if kind == "option", argument["isOptional"] as? Bool == false, let first = names.first(where: { $0.hasPrefix("--") }) {
+      if kind == "option", argument["isOptional"] as? Bool == false,
+        let first = names.first(where: { $0.hasPrefix("--") })
+      {
         required.append(first)
       }
     }

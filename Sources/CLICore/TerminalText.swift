@@ -18,7 +18,8 @@ public enum TerminalText {
       }
       if needsEscape(s) {
         let hex = String(s.value, radix: 16)
-        out.append(contentsOf: (s.value <= 0xFF ? "\\x" + (hex.count == 1 ? "0" + hex : hex) : "\\u{\(hex)}").unicodeScalars)
+        out.append(
+          contentsOf: (s.value <= 0xFF ? "\\x" + (hex.count == 1 ? "0" + hex : hex) : "\\u{\(hex)}").unicodeScalars)
       } else {
         out.append(s)
       }

@@ -65,7 +65,8 @@ public struct HumanText: Sendable {
   public func inWords(_ moment: Date) -> String {
     let day = LocalDate(moment, in: calendar)
     let c = calendar.dateComponents([.hour, .minute], from: moment)
-    return "\(Self.fullWeekdays[day.weekday % 7]) \(Self.longDate(day)) at " + String(format: "%02d:%02d", c.hour!, c.minute!)
+    return "\(Self.fullWeekdays[day.weekday % 7]) \(Self.longDate(day)) at "
+      + String(format: "%02d:%02d", c.hour!, c.minute!)
   }
 
   /// `Nov 2026`: a month on a chart's axis, never mistaken for a day.

@@ -120,14 +120,19 @@ extension Dataset {
     for rule in recordRules {
       switch rule {
       case .order(let earlier, let later):
-        guard concerns(earlier) || concerns(later), case .text(let a)? = value(earlier), case .text(let b)? = value(later)
+        guard concerns(earlier) || concerns(later), case .text(let a)? = value(earlier),
+          case .text(let b)? = value(later)
         else { continue }
         if b < a { return Fault(field: later, reason: "before \(earlier)") }
       case .requiredWhen(let field, let expected, let needed):
         guard concerns(field) || concerns(needed), value(field) == .text(expected) else { continue }
-        if (value(needed) ?? .null) == .null { return Fault(field: needed, reason: "missing when \(field) is \(expected)") }
+        if (value(needed) ?? .null) == .null {
+          return Fault(field: needed, reason: "missing when \(field) is \(expected)")
+        }
       case .numberWhen(let field, let kinds, let number, let range):
-        guard concerns(field) || concerns(number), case .text(let kind)? = value(field), kinds.contains(kind) else { continue }
+        guard concerns(field) || concerns(number), case .text(let kind)? = value(field), kinds.contains(kind) else {
+          continue
+        }
         let amount = value(number) ?? .null
         if amount == .null { return Fault(field: number, reason: "missing") }
         if let reason = FieldRule.number(range).fault(amount) { return Fault(field: number, reason: reason) }

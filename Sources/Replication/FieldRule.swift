@@ -52,7 +52,8 @@ public enum FieldRule: Sendable, Hashable {
       return d.isFinite && range.contains(d) ? nil : Self.outside(range)
     case (.number(let range), .integer(let n)):
       return range.contains(Double(n)) ? nil : Self.outside(range)
-    case (.integer(let range), .integer(let n)): return range.contains(n) ? nil : "outside \(range.lowerBound) to \(range.upperBound)"
+    case (.integer(let range), .integer(let n)):
+      return range.contains(n) ? nil : "outside \(range.lowerBound) to \(range.upperBound)"
     case (.integer(let range), .real(let d)):
       guard d.isFinite, d == d.rounded(), abs(d) < 9e15 else { return "not a whole number" }
       return range.contains(Int64(d)) ? nil : "outside \(range.lowerBound) to \(range.upperBound)"

@@ -55,7 +55,8 @@ extension Replica {
         // A record with nothing this dataset keeps leaves no trace, as `apply` leaves none.
         if winners.isEmpty { continue }
         if let fault = dataset.fault({ winners[$0]?.value }) {
-          try refuse(dataset, id: record.id, fault, device: winners[fault.field]?.hlc.node ?? winners.first!.value.hlc.node)
+          try refuse(
+            dataset, id: record.id, fault, device: winners[fault.field]?.hlc.node ?? winners.first!.value.hlc.node)
           continue
         }
         fresh.append((record.id, winners))

@@ -42,7 +42,9 @@ extension Replica {
   /// Forgets the refusals of records that have since been applied whole.
   func clearRefusals(_ dataset: Dataset, _ ids: [String]) throws {
     guard !ids.isEmpty,
-      try db.scalar(Int.self, "SELECT count(*) FROM sync_refused WHERE account_id = ? AND dataset = ?", accountID, dataset.name) ?? 0 > 0
+      try db.scalar(
+        Int.self, "SELECT count(*) FROM sync_refused WHERE account_id = ? AND dataset = ?", accountID, dataset.name)
+        ?? 0 > 0
     else { return }
     for first in stride(from: 0, to: ids.count, by: 500) {
       let part = ids[first..<min(first + 500, ids.count)]

@@ -25,6 +25,11 @@ extension Replica {
     public let bytes: Int
     public let at: Date
 
+    /// How the reason of a record the server's rules refused begins (an older Vital stored a
+    /// value its rules do not take); the others were too large.
+    public static let invalidPrefix = "a value the server's rules refuse: "
+    public var isInvalid: Bool { reason.hasPrefix(Self.invalidPrefix) }
+
     public init(dataset: String, id: String, reason: String, bytes: Int, at: Date) {
       self.dataset = dataset
       self.id = id
@@ -74,6 +79,14 @@ extension Replica {
       var requeued = 0
       for record in held {
         if let dataset = datasets.named(record.dataset), try largestValue(dataset, id: record.id) > Self.maxValueBytes {
+          continue
+        }
+        // One the server refused for a value its rules do not take goes again once it does
+        // (an edit corrected it); as it is, it would only be refused again.
+        if let dataset = datasets.named(record.dataset),
+          let stored = try values(dataset, record.id, fields: dataset.fields),
+          dataset.fault(in: stored) != nil
+        {
           continue
         }
         let hlc = try tick().description

@@ -163,6 +163,8 @@ public enum ChangeSetError: Error, Equatable, CustomStringConvertible {
   case clockAhead(String)
   /// A value longer than the server takes (`SyncLimits.valueBytes`).
   case valueTooLarge(dataset: String, id: String, field: String, bytes: Int, limit: Int)
+  /// A value its dataset's rule refuses (a server that knows the dataset, a restore).
+  case invalidValue(dataset: String, id: String, field: String, reason: String)
 
   /// Room for a sealed id (a 200-byte local id grows to 291 characters).
   public static let maxIDLength = 300
@@ -174,6 +176,9 @@ public enum ChangeSetError: Error, Equatable, CustomStringConvertible {
     case .badFieldName(let dataset, let field):
       return "dataset \(dataset.prefix(40)) has no field '\(field.prefix(40))'"
     case .unknownDataset(let name): return "unknown dataset '\(name.prefix(40))'"
+    case .invalidValue(let dataset, let id, let field, let reason):
+      return
+        "\(dataset.prefix(40)) \(id.prefix(64)): field \(field.prefix(40)) is \(reason)"
     case .badID: return "a record id must be 1 to \(Self.maxIDLength) characters"
     case .badClock(let text):
       return "'\(text.prefix(60))' is not a clock reading like 2026-11-22T10:00:00.000Z-0000-0123456789abcdef"
@@ -266,4 +271,17 @@ extension Dataset {
   /// changes, their bytes through `/v1/blobs`.
   public static let blobName = "blob"
   public var isBlob: Bool { name == Self.blobName }
+}
+
+extension WireChange {
+  /// Checks each value in the clear against its dataset's rule, where `rules` knows the dataset
+  /// (a field alone: a change may carry only some fields, so rules over a whole record are each
+  /// device's to apply). Sealed values are the devices' to judge; unknown datasets are relayed.
+  public func check(rules: [String: [String: FieldRule]]) throws {
+    guard let known = rules[dataset], !isSealed else { return }
+    for (name, field) in fields where name != FieldMerge.deleted {
+      guard let rule = known[name], let reason = rule.fault(field.value.databaseValue) else { continue }
+      throw ChangeSetError.invalidValue(dataset: dataset, id: id, field: name, reason: reason)
+    }
+  }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Replication
 
 /// How set-aside records are shown: the kind of record, its id as lists show it, why, and the
-/// command that shortens it.
+/// command that shortens it (too large) or corrects it (a value the server's rules refuse).
 enum SetAsideReport {
   /// The command family that edits each dataset's records.
   static let commands = [
@@ -15,7 +15,8 @@ enum SetAsideReport {
   static func line(_ record: Replica.SetAside) -> String {
     let kind = record.dataset.replacingOccurrences(of: "_", with: " ")
     let id = String(record.id.prefix(12))
-    let fix = commands[record.dataset].map { " (shorten it with 'vital \($0) edit \(id)', then sync)" } ?? ""
+    let verb = record.isInvalid ? "correct" : "shorten"
+    let fix = commands[record.dataset].map { " (\(verb) it with 'vital \($0) edit \(id)', then sync)" } ?? ""
     return "\(kind) \(id) set aside: \(record.reason)\(fix)"
   }
 

@@ -55,7 +55,8 @@ extension VitalSync.Remote {
         token = try await probe.login(email: email, password: secret, deviceName: device.name)
       } catch SyncError.unauthorized {
         throw CLIError.needsInput(
-          "\(url) did not accept that email and password; nothing was set up here (a new account on a server: 'vital account register', 'vital remote set URL', 'vital remote register')")
+          "\(url) did not accept that email and password; nothing was set up here (a new account on a server: 'vital account register', 'vital remote set URL', 'vital remote register')"
+        )
       }
       let account: Account
       do {
@@ -64,7 +65,8 @@ extension VitalSync.Remote {
             account = try await app.accounts.authenticate(email: email, password: secret)
           } catch AuthError.wrongCredentials {
             throw CLIError.needsInput(
-              "this folder has \(email) already, with another password: log in with 'vital account login --email \(email)', then 'vital remote set \(url)' and 'vital remote login'")
+              "this folder has \(email) already, with another password: log in with 'vital account login --email \(email)', then 'vital remote set \(url)' and 'vital remote login'"
+            )
           }
         } else {
           // Only the account: the profile and everything else come with the first sync.
@@ -83,7 +85,8 @@ extension VitalSync.Remote {
       let previous = remote.token
       remote.token = token
       try remote.save(app.db, accountID: account.id)
-      let client = SyncClient(db: app.db, accountID: account.id, now: app.now, url: server, datasets: VitalSchema.datasets)
+      let client = SyncClient(
+        db: app.db, accountID: account.id, now: app.now, url: server, datasets: VitalSchema.datasets)
       client.syncKey = try SyncKey.load(app.db, accountID: account.id)
       if let previous, previous != token { try? await client.logout(token: previous) }
       let summary = try await RemoteContext.sync(app, account, client, remote, token: token, passphrase: passphrase)

@@ -15,7 +15,8 @@ extension VitalSync {
       commandName: "remote",
       abstract: "The sync server for this account.",
       subcommands: [
-        SetURL.self, Join.self, Register.self, Login.self, Status.self, Devices.self, Revoke.self, Encrypt.self, Passphrase.self,
+        SetURL.self, Join.self, Register.self, Login.self, Status.self, Devices.self, Revoke.self, Encrypt.self,
+        Passphrase.self,
         RotateKey.self,
         Delete.self,
       ])
@@ -49,7 +50,7 @@ extension VitalSync {
         ])
       ) {
         "synced with \(remote.url): \(HumanText.count(summary.pushed, "record")) pushed, \(summary.pulled) pulled"
-          + (summary.setAside.isEmpty ? "" : ", \(summary.setAside.count) set aside (too large to send)")
+          + (summary.setAside.isEmpty ? "" : ", \(summary.setAside.count) set aside (see the warnings)")
           + (refused.isEmpty ? "" : ", \(refused.count) refused (invalid values from another device)")
       }
     }
@@ -174,7 +175,8 @@ extension VitalSync.Remote {
           """
             + (setAside.isEmpty
               ? ""
-              : "\nset aside  \(setAside.count) record\(setAside.count == 1 ? "" : "s") too large to send:\n"
+              : "\nset aside  \(HumanText.count(setAside.count, "record")) not sent"
+                + (setAside.contains(where: \.isInvalid) ? ":\n" : " (too large):\n")
                 + setAside.map { "  " + SetAsideReport.line($0) }.joined(separator: "\n"))
             + (refused.isEmpty
               ? ""

@@ -58,6 +58,9 @@ extension SyncClient {
         let status = Int(response.status.code)
         if (200..<300).contains(status) { return data }
         if status == 400, let serverTime = Self.serverTime(data) { throw SyncError.clockAhead(serverTime) }
+        if status == 400, let named = Self.namedRecord(data) {
+          throw SyncError.recordRefused(Self.message(data), dataset: named.dataset, id: named.id)
+        }
         if status == 413 {
           let named = Self.namedRecord(data)
           throw SyncError.tooLarge(Self.message(data), dataset: named?.dataset, id: named?.id)
@@ -113,6 +116,13 @@ extension SyncClient {
       let error: Inner
     }
     return (try? JSONDecoder().decode(Body.self, from: data)).map { ($0.error.dataset, $0.error.id) }
+  }
+
+  /// A refusal's message as the record's reason: what the server kept of the request does not
+  /// belong with the record.
+  static func stripKept(_ message: String) -> String {
+    guard let range = message.range(of: "; nothing of the request was kept") else { return message }
+    return String(message[..<range.lowerBound])
   }
 
   static func message(_ data: Data) -> String {

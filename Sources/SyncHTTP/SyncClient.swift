@@ -208,6 +208,18 @@ public final class SyncClient {
           budget = max(budget / 2, 1)
         }
         continue
+      } catch SyncError.recordRefused(let message, let dataset, let id) where !outgoing.isEmpty {
+        // A value this Vital stored before its rules were written: held back, the rest goes.
+        prefetched = nil
+        prepared = nil
+        guard let refused = outgoing.first(where: { $0.wire.dataset == dataset && $0.wire.id == id }) else {
+          throw SyncError.recordRefused(message, dataset: dataset, id: id)
+        }
+        summary.setAside.append(
+          try record(
+            refused.dataset, id: refused.id, reason: Replica.SetAside.invalidPrefix + Self.stripKept(message), bytes: 0)
+        )
+        continue
       }
       if let stated = received.response.limits {
         limits = stated

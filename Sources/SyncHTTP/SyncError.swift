@@ -18,6 +18,8 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
   case clockAhead(Date)
   /// 413: a request, or the record the server names, is larger than it takes.
   case tooLarge(String, dataset: String?, id: String?)
+  /// 400 naming a record: a value the server's rules refuse (a record an older Vital stored).
+  case recordRefused(String, dataset: String, id: String)
 
   var refined: SyncError {
     switch self {
@@ -44,6 +46,7 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
       return
         "this device's clock was more than an hour ahead of the server's; check the clock (its pending changes were stamped again once and still refused)"
     case .tooLarge(let message, _, _): return "the server refused a request as too large: \(message)"
+    case .recordRefused(let message, _, _): return "the server refused a record: \(message)"
     case .keyMissing:
       return
         "the server has lost this account's sync key; run 'vital sync' again to send it (sealed) and everything else"

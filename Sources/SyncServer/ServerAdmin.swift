@@ -1,6 +1,7 @@
 import Auth
 import Cryptography
 import Foundation
+import Replication
 
 /// What `vital serve admin` does to a server's accounts, on either backend. It shows counts and
 /// sizes, never a record's value; suspending keeps every record.
@@ -51,8 +52,8 @@ public struct ServerAdmin: Sendable {
   }
 
   /// Restores a backup into this empty store, all or nothing.
-  public func restore(from path: String) async throws -> String {
-    let reader = try BackupReader(path: path)
+  public func restore(from path: String, rules: [String: [String: FieldRule]] = [:]) async throws -> String {
+    let reader = try BackupReader(path: path, rules: rules)
     try await repository.restore(from: reader)
     return reader.source
   }

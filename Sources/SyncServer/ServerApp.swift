@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import Replication
 import Storage
 import Sync
 
@@ -14,6 +15,9 @@ public struct ServerConfiguration: Sendable {
   public var bodyLimit = SyncLimits.standard.bodyBytes
   /// The longest value a change may carry, as it travels (sealed or not).
   public var valueLimit = SyncLimits.standard.valueBytes
+  /// What each field of the datasets this server knows may hold (a change in the clear is
+  /// checked against it); datasets it does not know are relayed as they come.
+  public var rules: [String: [String: FieldRule]] = [:]
   public var maxChangesPerRequest = SyncLimits.changesPerRequest
   public var pageSize = 5000
   /// A pull page stops after the record that takes it past this many bytes of fields, so an

@@ -82,6 +82,7 @@ extension SyncAPI {
     for change in body.changes {
       do {
         try change.check(now: now, maxValueBytes: configuration.valueLimit)
+        try change.check(rules: configuration.rules)
         changes.append(
           ValidatedChange(dataset: change.dataset, id: change.id, fields: change.fields, sealed: change.isSealed))
       } catch ChangeSetError.clockAhead(let reading) {
@@ -105,6 +106,19 @@ extension SyncAPI {
             [
               "error": .stored(
                 "{\"message\":\(WireJSON.quote(message)),\"dataset\":\(WireJSON.quote(dataset)),\"id\":\(WireJSON.quote(id))}"
+              )
+            ]))
+      } catch ChangeSetError.invalidValue(let dataset, let id, let field, let reason) {
+        // The record is named, so that the device sets it aside and sends the rest.
+        let message =
+          ChangeSetError.invalidValue(dataset: dataset, id: id, field: field, reason: reason).description
+          + "; nothing of the request was kept"
+        return .refused(
+          Answer.json(
+            .badRequest,
+            [
+              "error": .stored(
+                "{\"message\":\(WireJSON.quote(message)),\"dataset\":\(WireJSON.quote(dataset)),\"id\":\(WireJSON.quote(id)),\"field\":\(WireJSON.quote(field))}"
               )
             ]))
       } catch let error as ChangeSetError {

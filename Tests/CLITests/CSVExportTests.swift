@@ -22,7 +22,8 @@ import Testing
     "doses": ["scheduled_at", "medication", "dose", "status", "at"],
     "periods": ["id", "start", "end", "days", "excluded"],
     "notes": [
-      "date", "flow", "temperature_c", "temperature_time", "temperature_excluded", "mucus", "pain", "mood", "sex", "text",
+      "date", "flow", "temperature_c", "temperature_time", "temperature_excluded", "mucus", "pain", "mood", "sex",
+      "text",
     ],
     "samples": ["id", "type", "value", "unit", "source", "start", "end"],
     "daily-totals": ["date", "steps", "distance_m", "energy_kcal", "exercise_min"],
@@ -30,7 +31,8 @@ import Testing
   ]
 
   func read(_ paths: [String]) throws -> [String: (header: [String], rows: [[String]])] {
-    let json = try #require(try JSONSerialization.jsonObject(with: try runChecker("check-csv", paths)) as? [String: Any])
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: try runChecker("check-csv", paths)) as? [String: Any])
     return json.mapValues { value in
       let file = value as? [String: Any] ?? [:]
       return (file["header"] as? [String] ?? [], file["rows"] as? [[String]] ?? [])
@@ -44,9 +46,11 @@ import Testing
     let run = try vital.run(["export", "--format", "csv", "--out", folder, "--json"])
     #expect(run.status == 0, "\(run.stderr)")
     let files = try #require(run.object?["files"] as? [[String: Any]])
-    #expect(files.map { $0["kind"] as? String } == Self.headers.keys.sorted { a, b in
-      Self.order.firstIndex(of: a)! < Self.order.firstIndex(of: b)!
-    })
+    #expect(
+      files.map { $0["kind"] as? String }
+        == Self.headers.keys.sorted { a, b in
+          Self.order.firstIndex(of: a)! < Self.order.firstIndex(of: b)!
+        })
     let read = try read(files.compactMap { $0["path"] as? String })
     for file in files {
       let kind = try #require(file["kind"] as? String)
@@ -63,7 +67,10 @@ import Testing
     let notes = try #require(read[folder + "/notes.csv"]).rows
     #expect(notes.contains { $0[0] == "2026-11-05" && $0[2] == "36.55" && $0[5] == "creamy" && $0[6] == "cramps" })
     let periods = try #require(read[folder + "/periods.csv"]).rows
-    #expect(periods.map { [$0[1], $0[2], $0[3], $0[4]] } == [["2026-10-02", "2026-10-06", "5", "1"], ["2026-10-30", "2026-11-03", "5", "0"]])
+    #expect(
+      periods.map { [$0[1], $0[2], $0[3], $0[4]] } == [
+        ["2026-10-02", "2026-10-06", "5", "1"], ["2026-10-30", "2026-11-03", "5", "0"],
+      ])
     let doses = try #require(read[folder + "/doses.csv"]).rows
     #expect(doses.contains { $0[1] == "Iron" && $0[3] == "missed" && $0[4].isEmpty }, "a missed dose has no time")
     let days = try #require(read[folder + "/daily-totals.csv"]).rows
@@ -94,7 +101,8 @@ import Testing
     let path = vital.root + "/periods.csv"
     let run = try vital.run(["cycle", "export", "--out", path])
     #expect(run.status == 0 && run.stdout == "wrote 1 row of periods to \(path)\n", "\(run.stdout)")
-    let json = try #require(try vital.run(["export", "--format", "csv", "--kind", "periods", "--out", path, "--json"]).object)
+    let json = try #require(
+      try vital.run(["export", "--format", "csv", "--kind", "periods", "--out", path, "--json"]).object)
     #expect(json["rows"] as? Int == 1 && json["kind"] as? String == "periods" && json["out"] as? String == path)
     let donor = try vital.run(["donor", "export", "--out", vital.root + "/d.csv"])
     #expect(donor.stdout.hasPrefix("wrote 0 rows of donations to "), "\(donor.stdout)")

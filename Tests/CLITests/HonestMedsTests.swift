@@ -72,7 +72,8 @@ import Testing
     #expect(!html.contains("since 20 Nov 2026"))
     expectCleanError(
       try vital.run(["meds", "add", "Iron", "--as-needed", "--start", "2026-11-01"]), mentioning: "--start")
-    expectCleanError(try vital.run(["meds", "add", "Iron", "--at", "08:00", "--start", "2024-01-01"]), mentioning: "year")
+    expectCleanError(
+      try vital.run(["meds", "add", "Iron", "--at", "08:00", "--start", "2024-01-01"]), mentioning: "year")
   }
 
   /// Added at 13:00 with 08:00 and 20:00: the morning's dose taken before could not be recorded,

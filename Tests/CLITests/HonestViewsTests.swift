@@ -32,7 +32,8 @@ import Testing
   /// printed as "7745/5000 walking-distance".
   @Test func oneNamePerQuantityWithUnitsInAndOut() throws {
     let goal = try #require(try ok(["goals", "add", "--type", "distance", "--target", "5km", "--json"]).object)
-    #expect(goal["type"] as? String == "distance" && goal["target"] as? Double == 5000 && goal["unit"] as? String == "m")
+    #expect(
+      goal["type"] as? String == "distance" && goal["target"] as? Double == 5000 && goal["unit"] as? String == "m")
     let old = try #require(try ok(["goals", "add", "--type", "walking-distance", "--target", "3 mi", "--json"]).object)
     #expect(old["type"] as? String == "distance", "the old name is an alias")
     #expect(abs((old["target"] as? Double ?? 0) - 4828.032) < 0.001)
@@ -51,7 +52,8 @@ import Testing
     let progress = try ok(["goals", "progress"]).stdout
     #expect(progress.contains("7.8 km of 5 km  distance"), "\(progress)")
     #expect(progress.contains("of 4.8 km"))
-    let trend = try #require(try ok(["health", "trend", "--type", "distance", "--days", "1", "--json"]).json as? [[String: Any]])
+    let trend = try #require(
+      try ok(["health", "trend", "--type", "distance", "--days", "1", "--json"]).json as? [[String: Any]])
     #expect(trend.first?["total"] as? Double == 7845 && trend.first?["unit"] as? String == "m")
     let goalTrend = try ok(["health", "trend", "--type", "distance", "--days", "1", "--goal", "10km", "--json"])
     #expect((goalTrend.json as? [[String: Any]])?.first?["met"] as? Bool == false)
@@ -62,13 +64,16 @@ import Testing
   @Test func daysWithoutDataAreNoDataNotZero() throws {
     try aWeekEndingWednesday()
     try _ = ok(["goals", "add", "--type", "steps", "--target", "8000"])
-    let trend = try #require(try ok(["health", "trend", "--type", "steps", "--days", "5", "--json"]).json as? [[String: Any]])
+    let trend = try #require(
+      try ok(["health", "trend", "--type", "steps", "--days", "5", "--json"]).json as? [[String: Any]])
     #expect(trend.map { $0["total"] as? Double } == [7700, 7800, nil, nil, nil])
-    #expect(trend.suffix(3).allSatisfy { $0["total"] is NSNull && $0["met"] is NSNull && $0["days_with_data"] as? Int == 0 })
+    #expect(
+      trend.suffix(3).allSatisfy { $0["total"] is NSNull && $0["met"] is NSNull && $0["days_with_data"] as? Int == 0 })
     let text = try ok(["health", "trend", "--type", "steps", "--days", "5"]).stdout
     #expect(text.contains("2026-11-19     –"), "\(text)")
     #expect(text.contains("last data Wed 18 Nov"))
-    let weeks = try #require(try ok(["health", "trend", "--type", "steps", "--weeks", "1", "--json"]).json as? [[String: Any]])
+    let weeks = try #require(
+      try ok(["health", "trend", "--type", "steps", "--weeks", "1", "--json"]).json as? [[String: Any]])
     #expect(weeks.first?["days_with_data"] as? Int == 3 && weeks.first?["goal"] as? Double == 24000, "16 to 18 Nov")
 
     let today = try #require(try ok(["--json"]).object)
@@ -80,7 +85,9 @@ import Testing
     #expect(!screen.contains("0%"))
     let progress = try #require(try ok(["goals", "progress", "--json"]).json as? [[String: Any]])
     #expect(progress.first?["value"] is NSNull)
-    #expect((try ok(["goals", "progress", "--date", "2026-11-18", "--json"]).json as? [[String: Any]])?.first?["value"] as? Double == 7800)
+    #expect(
+      (try ok(["goals", "progress", "--date", "2026-11-18", "--json"]).json as? [[String: Any]])?.first?["value"]
+        as? Double == 7800)
   }
 
   /// A missed appointment was still "(today)" four hours after it, in the today view and in

@@ -64,7 +64,8 @@ import Testing
     try _ = ok(["cycle", "add", "--start", "2026-11-20", "--end", "2026-11-20"])
     #expect(try ok(["cycle", "list"]).stdout.contains("2026-11-20  1 day"))
     let added = try ok(["goals", "add", "--type", "steps", "--target", "8000"]).stdout
-    #expect(added.hasPrefix("added: ") && !added.contains(" \n") && added.split(separator: " ")[1].count == 8, "\(added)")
+    #expect(
+      added.hasPrefix("added: ") && !added.contains(" \n") && added.split(separator: " ")[1].count == 8, "\(added)")
   }
 
   @Test func medsHistoryIsCSVInAPipe() throws {
@@ -79,7 +80,8 @@ import Testing
     try _ = ok(["meds", "add", "Metformin", "--at", "08:00"])
     try _ = ok(["meds", "take", "Metformin"])
     let screen = try vital.runOnTerminal(["meds", "history"], answers: [])
-    #expect(screen.contains("scheduled") && screen.contains("today 08:00") && !screen.contains("scheduled_at,"), "\(screen)")
+    #expect(
+      screen.contains("scheduled") && screen.contains("today 08:00") && !screen.contains("scheduled_at,"), "\(screen)")
     let csv = try vital.runOnTerminal(["meds", "history", "--format", "csv"], answers: [])
     #expect(csv.contains("scheduled_at,medication"))
   }

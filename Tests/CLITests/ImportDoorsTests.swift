@@ -41,12 +41,24 @@ import Testing
     let before = try snapshot()
     let cases: [(String, (String) -> String, [String])] = [
       ("Hb of 1e308", { $0.replacingOccurrences(of: "\"hb_g_dl\":13.2", with: "\"hb_g_dl\":1e308") }, ["hb_g_dl"]),
-      ("a period start that is a number", { $0.replacingOccurrences(of: "\"start\":\"2026-11-02\"", with: "\"start\":12345") }, ["start"]),
-      ("a weight of 1e308", { $0.replacingOccurrences(of: "\"weight_kg\":62.0", with: "\"weight_kg\":1e308") }, ["weight_kg"]),
+      (
+        "a period start that is a number",
+        { $0.replacingOccurrences(of: "\"start\":\"2026-11-02\"", with: "\"start\":12345") }, ["start"]
+      ),
+      (
+        "a weight of 1e308", { $0.replacingOccurrences(of: "\"weight_kg\":62.0", with: "\"weight_kg\":1e308") },
+        ["weight_kg"]
+      ),
       ("a birth date in year 0", { $0.replacingOccurrences(of: "1990-01-01", with: "0000-01-01") }, ["birth_date"]),
-      ("a stock of -99999999999", { $0.replacingOccurrences(of: "\"stock\":30", with: "\"stock\":-99999999999") }, ["stock"]),
+      (
+        "a stock of -99999999999", { $0.replacingOccurrences(of: "\"stock\":30", with: "\"stock\":-99999999999") },
+        ["stock"]
+      ),
       ("a time 25:99", { $0.replacingOccurrences(of: "\"times\":\"08:00\"", with: "\"times\":\"25:99\"") }, ["times"]),
-      ("a donation in year 1", { $0.replacingOccurrences(of: "\"completed_at\":\"2026", with: "\"completed_at\":\"0001") }, ["completed_at"]),
+      (
+        "a donation in year 1",
+        { $0.replacingOccurrences(of: "\"completed_at\":\"2026", with: "\"completed_at\":\"0001") }, ["completed_at"]
+      ),
     ]
     let original = try vital.run(["export"]).stdout
     for (what, edit, words) in cases {
@@ -58,7 +70,9 @@ import Testing
     }
     // One record named twice.
     let twice = try edited { text in
-      guard let line = text.split(separator: "\n").first(where: { $0.contains("\"place\":\"DRK\"") }) else { return text }
+      guard let line = text.split(separator: "\n").first(where: { $0.contains("\"place\":\"DRK\"") }) else {
+        return text
+      }
       return text.replacingOccurrences(of: String(line), with: String(line) + "\n" + String(line))
     }
     expectCleanError(try vital.run(["import", twice]), mentioning: "twice")
@@ -78,7 +92,8 @@ import Testing
   }
 
   @Test func datesOutsideAnyHealthRecordAreRefusedAtTheCommandLine() throws {
-    expectCleanError(try vital.run(["donor", "add", "--at", "0001-01-01T10:00", "--place", "X"]), mentioning: "1900 to 2200")
+    expectCleanError(
+      try vital.run(["donor", "add", "--at", "0001-01-01T10:00", "--place", "X"]), mentioning: "1900 to 2200")
     #expect(try vital.run(["cycle", "add", "--start", "0000-01-01"]).status == 64)
     #expect(try vital.run(["profile", "set", "--birth-date", "9999-12-31"]).status == 64)
   }

@@ -91,7 +91,8 @@ import Testing
     // The steps chart spans the steps (the 60 days before 18 Nov), not the year of the window.
     let steps = try #require(charts["steps"])
     let from = try #require((steps["x_from"] as? String).flatMap(Self.day))
-    #expect(from >= Self.day("2026-09-12")! && from <= Self.day("2026-09-19")!, "within a week of the first sample: \(from)")
+    #expect(
+      from >= Self.day("2026-09-12")! && from <= Self.day("2026-09-19")!, "within a week of the first sample: \(from)")
     for (name, chart) in charts {
       for tick in chart["ticks"] as? [String] ?? [] {
         #expect(tick.wholeMatch(of: /\d\d-\d\d-\d\d/) == nil, "\(name): '\(tick)' reads as a date three ways")
@@ -133,7 +134,9 @@ import Testing
       let day = String(format: "2026-%02d-%02d", i < 1 ? 10 : 11, i < 1 ? 31 : i)
       try ok(["cycle", "note", "--date", day, "--temperature", t])
     }
-    try ok(["meds", "add", "Prednisolone", "--at", "07:30", "--steps", "20 mg:5d,10 mg:5d,5 mg:7d", "--start", "2026-11-20"])
+    try ok([
+      "meds", "add", "Prednisolone", "--at", "07:30", "--steps", "20 mg:5d,10 mg:5d,5 mg:7d", "--start", "2026-11-20",
+    ])
     try ok(["area", "import", Self.root.path + "/Tests/Fixtures/geo/bavaria-districts-rki-2020-10-15.geojson"])
     try ok(["area", "stats", Self.root.path + "/Tests/Fixtures/rki/RKI_Corona_Landkreise_2020-10-15.csv"])
     try ok(["area", "watch", "add", "--lat", "48.1374", "--lon", "11.5755", "--label", "Home"])

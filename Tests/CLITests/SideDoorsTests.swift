@@ -25,10 +25,16 @@ import Testing
     let clear = "felt fine\u{1B}[2J\u{1B}]52;c;ZXZpbA==\u{07}\u{9B}31m"
     try _ = ok(["donor", "add", "--at", "2026-11-01T10:00", "--place", title, "--notes", clear])
     try _ = ok(["cycle", "note", "--date", "2026-11-20", "--text", clear])
-    let id = String(try #require((try ok(["donor", "list", "--json"]).json as? [[String: Any]])?.first?["id"] as? String).prefix(8))
-    for command in [["donor", "history"], ["donor", "show", id], ["cycle", "notes"], ["cycle", "day", "2026-11-20"], ["undo", "--list"]] {
+    let id = String(
+      try #require((try ok(["donor", "list", "--json"]).json as? [[String: Any]])?.first?["id"] as? String).prefix(8))
+    for command in [
+      ["donor", "history"], ["donor", "show", id], ["cycle", "notes"], ["cycle", "day", "2026-11-20"],
+      ["undo", "--list"],
+    ] {
       let out = try ok(command).stdout
-      #expect(!out.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, "\(command): \(out.debugDescription)")
+      #expect(
+        !out.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B },
+        "\(command): \(out.debugDescription)")
       #expect(out.contains("\\x1b"), "\(command) shows the escape: \(out)")
     }
     #expect(try ok(["donor", "history"]).stdout.contains("DRK\\x1b]0;pwned\\x07 Mitte"))
@@ -52,7 +58,9 @@ import Testing
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
     var targets = [(fifo, "FIFO"), (link, "symbolic link"), (folder, "folder")]
     let device = folder + "/null"
-    if mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3))  /* makedev(1, 3): /dev/null */ == 0 { targets.append((device, "device")) }
+    if mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) /* makedev(1, 3): /dev/null */ == 0 {
+      targets.append((device, "device"))
+    }
     for (target, what) in targets {
       for command in [
         ["export", "--out", target], ["donor", "export", "--out", target], ["reminders", "ics", "--out", target],

@@ -168,7 +168,8 @@ import Testing
   @Test func aMisspeltCommandSuggestsTheNearestOne() throws {
     let vital = try VitalHome()
     for (args, typed, suggested) in [
-      (["donr"], "donr for 'vital'", "vital donor"), (["donor", "statsu"], "statsu for 'vital donor'", "vital donor status"),
+      (["donr"], "donr for 'vital'", "vital donor"),
+      (["donor", "statsu"], "statsu for 'vital donor'", "vital donor status"),
       (["--home", vital.home, "helth", "summary"], "helth for 'vital'", "vital health"),
       (["health", "trnd", "--type", "steps"], "trnd for 'vital health'", "vital health trend"),
       (["remote", "stauts"], "stauts for 'vital remote'", "vital remote status"),

@@ -35,7 +35,8 @@ import Testing
     try ok(["donor", "add", "--at", "2026-05-01T10:00", "--place", "X", "--hb", "13.5"])
     try ok(["cycle", "add", "--start", "2026-10-01", "--end", "2026-10-05"])
     try ok(["cycle", "note", "--date", "2026-11-20", "--temperature", "36.5"])
-    try ok(["meds", "add", "Metformin", "--at", "08:00", "--stock", "30", "--as-needed"].filter { $0 != "--as-needed" })
+    try ok(
+      ["meds", "add", "Metformin", "--at", "08:00", "--stock", "30", "--as-needed"].filter { $0 != "--as-needed" })
     let db = try Database(path: vital.home + "/vital.sqlite")
     try db.execute("PRAGMA ignore_check_constraints = 1")
     // A REAL column keeps text out (STRICT); an ANY column does not. NaN is stored as NULL.
@@ -61,7 +62,8 @@ import Testing
     let export = vital.root + "/export.xml"
     func record(_ value: String, _ minute: Int) -> String {
       let time = String(format: "2026-11-25 09:%02d:00 +0100", minute)
-      return #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="\#(time)" endDate="\#(time)" value="\#(value)"/>"#
+      return
+        #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="\#(time)" endDate="\#(time)" value="\#(value)"/>"#
     }
     let records = ["1e308", "-5000", "NaN", "inf", "120"].enumerated().map { record($1, $0) }
     try ("<HealthData locale=\"en_US\">\n" + records.joined(separator: "\n") + "\n</HealthData>\n")
@@ -75,7 +77,8 @@ import Testing
 
   @Test func cycleFilesFromYearZeroAreRefusedByLine() throws {
     let drip = vital.root + "/drip.csv"
-    try (CycleImportTests.dripColumns.joined(separator: ",") + "\n"
+    try
+      (CycleImportTests.dripColumns.joined(separator: ",") + "\n"
       + CycleImportTests.dripRow(["date": "0000-11-03", "bleeding.value": "2", "bleeding.exclude": "false"]) + "\n")
       .write(toFile: drip, atomically: true, encoding: .utf8)
     expectCleanError(try vital.run(["cycle", "import", drip]), mentioning: "line 2", "1900")

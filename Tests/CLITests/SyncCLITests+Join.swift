@@ -39,14 +39,18 @@ extension SyncCLITests {
     #expect(joined.object?["encrypted"] as? Bool == true)
     #expect((joined.object?["pulled"] as? Int ?? 0) >= 3)
     let profile = try #require(try c.run(["profile", "show", "--json"]).object)
-    #expect(profile["name"] as? String == "Ann" && profile["blood_type"] as? String == "O+" && profile["region"] as? String == "uk")
+    #expect(
+      profile["name"] as? String == "Ann" && profile["blood_type"] as? String == "O+"
+        && profile["region"] as? String == "uk")
     #expect(try history(c).first?["place"] as? String == "NHS Leeds")
     #expect((try c.run(["meds", "list", "--json"]).json as? [Any])?.count == 1)
     let devices = try #require(try c.run(["remote", "devices", "--json"]).json as? [[String: Any]])
     #expect(devices.contains { $0["name"] as? String == "kitchen laptop" && $0["this"] as? Bool == true })
     // The local account takes the same password.
     #expect(try c.run(["account", "logout"]).status == 0)
-    #expect(try c.run(["account", "login", "--email", "ann@example.org", "--password-stdin"], stdin: serverPassword + "\n").status == 0)
+    #expect(
+      try c.run(["account", "login", "--email", "ann@example.org", "--password-stdin"], stdin: serverPassword + "\n")
+        .status == 0)
     // Changes flow both ways from then on.
     try #require(try c.run(["cycle", "add", "--start", "2026-11-02", "--end", "2026-11-06"]).status == 0)
     #expect(try c.run(["sync"]).status == 0)

@@ -136,7 +136,7 @@ import Testing
     #expect(run.stderr.contains("vital donor edit 0bad0bad-000"))
     let status = try a.run(["remote", "status", "--json"])
     #expect((status.object?["set_aside"] as? [Any])?.count == 1)
-    #expect(try a.run(["remote", "status"]).stdout.contains("set aside  1 record too large to send"))
+    #expect(try a.run(["remote", "status"]).stdout.contains("set aside  1 record not sent (too large)"))
     try sync(b)
     #expect(try history(b).map { $0["place"] as? String } == ["DRK Ulm"])
   }

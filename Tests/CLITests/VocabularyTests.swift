@@ -81,7 +81,9 @@ import Testing
     // What a second new user typed: options people write for others, a verb's start or stem,
     // a word for another verb, a name with an option it does not take.
     for (args, expected) in [
-      (["meds", "add", "Foo", "--time", "08:00"], "Unknown option '--time' for 'vital meds add'. Did you mean '--at'?"),
+      (
+        ["meds", "add", "Foo", "--time", "08:00"], "Unknown option '--time' for 'vital meds add'. Did you mean '--at'?"
+      ),
       (["meds", "take", "Metformin", "--place", "x"], "see 'vital meds take --help'"),
       (["donor", "schedule", "--at", "2026-12-01T10:00", "--place", "X"], "Did you mean 'vital donor book'?"),
       (["donor", "elig"], "Did you mean 'vital donor eligibility'?"),
@@ -89,7 +91,10 @@ import Testing
       (["meds", "statistics"], "Did you mean 'vital meds stats'?"),
       (["meds", "log", "Metformin"], "Did you mean 'vital meds take'?"),
       (["cycle", "start", "2026-11-01"], "Did you mean 'vital cycle add'?"),
-      (["goals", "ad", "--type", "steps", "--value", "8000"], "Did you mean 'vital goals add'? It does not take '--value'"),
+      (
+        ["goals", "ad", "--type", "steps", "--value", "8000"],
+        "Did you mean 'vital goals add'? It does not take '--value'"
+      ),
     ] {
       let run = try vital.run(args)
       #expect(run.status == 64, "\(args)")
@@ -115,7 +120,8 @@ import Testing
       guard !given.isEmpty else { continue }
       let wrong = group.children.filter { $0.children.isEmpty && $0.name != command.name && !$0.takes(given) }
       for sibling in wrong.prefix(2) {
-        let line = Array(sibling.path.split(separator: " ").dropFirst().map(String.init))
+        let line =
+          Array(sibling.path.split(separator: " ").dropFirst().map(String.init))
           + given.flatMap { command.valued.contains($0) ? [$0, "1"] : [$0] }
         let run = try vital.run(line)
         #expect(run.status == 64, "\(line)")

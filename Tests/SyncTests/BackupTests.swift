@@ -153,6 +153,34 @@ import Testing
     try Data("{\"hello\": 1}\n".utf8).write(to: URL(fileURLWithPath: other))
     try refused(other, "not a vital serve backup")
     try refused(folder + "/missing.jsonl", "cannot read")
+    try refused("/dev/zero", "not a regular file")
+    let fifo = folder + "/fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    try refused(fifo, "not a regular file")
+
+    // A record line the server would never have accepted from a device is refused on its way in.
+    func withFirstDonation(_ name: String, _ change: (String) -> String) throws -> String {
+      var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+      let index = try #require(lines.firstIndex { $0.contains("\"t\":\"records\"") && $0.contains("donation") })
+      var object = try #require(try JSONSerialization.jsonObject(with: Data(lines[index].utf8)) as? [String: Any])
+      var values = try #require(object["v"] as? [Any])
+      values[3] = change(try #require(values[3] as? String))
+      object["v"] = values
+      lines[index] = Substring(String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
+      let path = folder + "/" + name
+      try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+      return path
+    }
+    try refused(withFirstDonation("not-json.jsonl") { _ in "{not json" }, "not a map of values with clocks")
+    try refused(
+      withFirstDonation("bad-clock.jsonl") { $0.replacingOccurrences(of: "\"hlc\":\"2", with: "\"hlc\":\"x2") },
+      "is not a clock reading")
+    try refused(
+      withFirstDonation("huge-hb.jsonl") {
+        $0.replacingOccurrences(
+          of: "\"kind\":{",
+          with: "\"hb_g_dl\":{\"hlc\":\"2026-01-01T00:00:00.000Z-0000-0000000000000001\",\"value\":1e308},\"kind\":{")
+      }, "hb_g_dl")
 
     // A backup that cannot be written leaves nothing behind.
     let run = try vital(["backup", "--out", folder + "/no/such/dir/backup.jsonl"] + server.storeArguments)

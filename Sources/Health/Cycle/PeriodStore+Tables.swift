@@ -41,7 +41,8 @@ extension PeriodStore {
 
 extension Dataset {
   public static let period = Dataset(
-    PeriodStore.periods, rules: ["start": .day(years: 1900...2200), "end": .day(years: 1900...2200), "excluded": .flag],
+    PeriodStore.periods,
+    rules: ["start": .day(years: 1900...2200), "end": .day(years: 1900...2200), "excluded": .flag],
     recordRules: [.order(earlier: "start", later: "end")])
   public static let cycleNote = Dataset(
     PeriodStore.notes,

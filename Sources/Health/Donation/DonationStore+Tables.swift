@@ -41,7 +41,8 @@ extension Dataset {
       "scheduled_at": .instant(years: 1940...2200), "completed_at": .instant(years: 1940...2200),
       "place": .text(maxBytes: 2000),
       "hb_g_dl": .number(DonationVitals.haemoglobinRange), "ferritin_ng_ml": .number(DonationVitals.ferritinRange),
-      "bp_systolic": .integer(Int64(DonationVitals.systolicRange.lowerBound)...Int64(DonationVitals.systolicRange.upperBound)),
+      "bp_systolic": .integer(
+        Int64(DonationVitals.systolicRange.lowerBound)...Int64(DonationVitals.systolicRange.upperBound)),
       "bp_diastolic": .integer(
         Int64(DonationVitals.diastolicRange.lowerBound)...Int64(DonationVitals.diastolicRange.upperBound)),
       "pulse_bpm": .integer(Int64(DonationVitals.pulseRange.lowerBound)...Int64(DonationVitals.pulseRange.upperBound)),

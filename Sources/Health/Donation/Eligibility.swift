@@ -131,7 +131,8 @@ extension Eligibility {
     if free > next { verdict.nextEligible = free }
     verdict.eligible = false
     verdict.reasons.append(
-      "the period from \(period.start) began less than \(DonationStore.daysAfterPeriod + 1) days ago: not before \(free)")
+      "the period from \(period.start) began less than \(DonationStore.daysAfterPeriod + 1) days ago: not before \(free)"
+    )
     return verdict
   }
 }

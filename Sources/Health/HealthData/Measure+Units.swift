@@ -56,7 +56,8 @@ extension HealthTotals.Measure {
         return "'\(text.prefix(20))' is not an amount of \(measure.rawValue); write it like \(measure.example)"
       case .unknownUnit(let unit, let measure):
         let units = measure.units.keys.sorted().joined(separator: ", ")
-        return "'\(unit.prefix(10))' is not a unit of \(measure.rawValue); use one of \(units) (e.g. \(measure.example))"
+        return
+          "'\(unit.prefix(10))' is not a unit of \(measure.rawValue); use one of \(units) (e.g. \(measure.example))"
       case .bareDistance(let text):
         return
           "a distance without a unit is in metres, and \(text) m is hardly a distance; write the unit, e.g. \(text)km or \(text)mi"

@@ -53,7 +53,8 @@ extension MedicationStore {
     }
     let id = Dose.id(medication: m.id, scheduledAt: at)
     if try db.scalar(Int.self, "SELECT count(*) FROM dose WHERE account_id = ? AND id = ?", account.id, id) != 0 {
-      throw MedicationError.alreadyRecorded(status: "taken", scheduled: HumanText(now: now, calendar: calendar).time(at))
+      throw MedicationError.alreadyRecorded(
+        status: "taken", scheduled: HumanText(now: now, calendar: calendar).time(at))
     }
     let dose = Dose(
       medicationID: m.id, medication: m.name, dose: m.dose, scheduledAt: at, status: .taken, at: at,

@@ -95,7 +95,9 @@ extension ReportCharts {
       chart.add(
         #"<text class="marker-label" x="\#(f(sx + 4))" y="\#(f(chart.top + 10))">shift, day \#(cycle.start.days(to: shift.firstHigh) + 1)</text>"#
       )
-      chart.key("line goal", String(format: "cover line %.2f °C: the highest of the six days before the shift", shift.coverLine))
+      chart.key(
+        "line goal", String(format: "cover line %.2f °C: the highest of the six days before the shift", shift.coverLine)
+      )
       chart.key("line marker", "the first higher temperature")
     }
     let points = cycle.points.filter { !$0.excluded }.map { "\(f(x($0.date))),\(f(chart.y($0.celsius, in: yRange)))" }

@@ -18,7 +18,8 @@ extension ReportCharts {
     let asNeeded = adherence.asNeeded.reduce(0) { $0 + $1.taken }
     if asNeeded > 0 { summary += "; \(HumanText.count(asNeeded, "dose")) taken as needed, not counted" }
     let title =
-      first > adherence.first ? "Scheduled doses taken since \(HumanText.date(first))" : "Scheduled doses taken, last 90 days"
+      first > adherence.first
+      ? "Scheduled doses taken since \(HumanText.date(first))" : "Scheduled doses taken, last 90 days"
     // Monday is row 0: ordinal 0 (1970-01-01) was a Thursday.
     func weekday(_ day: LocalDate) -> Int { ((day.ordinal % 7) + 10) % 7 }
     let firstMonday = first.ordinal - weekday(first)
@@ -36,7 +37,8 @@ extension ReportCharts {
       let x = chart.left + column * (cell + 2)
       let y = chart.top + Double(weekday(entry.date)) * (cell + 2)
       let counts = entry.counts
-      let level = counts.share.map { ["0", "1", "2", "3", "4"][max(0, min(4, ($0 * 4).rounded(.down).saturatingInt))] } ?? "none"
+      let level =
+        counts.share.map { ["0", "1", "2", "3", "4"][max(0, min(4, ($0 * 4).rounded(.down).saturatingInt))] } ?? "none"
       var label =
         counts.decided == 0
         ? (counts.open > 0 ? "\(HumanText.count(counts.open, "dose")) still open" : "no scheduled dose due")

@@ -33,7 +33,8 @@ enum ReportCharts {
       var ticks: [(Double, String)] = []
       let every = first.days(to: last) > 42 ? 14 : 7
       while monday <= last {
-        ticks.append((chart.x(Double(monday.ordinal), in: range), "\(monday.day) \(HumanText.months[monday.month - 1])"))
+        ticks.append(
+          (chart.x(Double(monday.ordinal), in: range), "\(monday.day) \(HumanText.months[monday.month - 1])"))
         monday = monday.adding(days: every)
       }
       return (ticks, "date, \(years)")
@@ -63,7 +64,8 @@ enum ReportCharts {
     let hbs = dated.compactMap { day, d in d.vitals.haemoglobin.map { (day, $0) } }
     let low = min(hbs.map(\.1).min() ?? 12, data.minimumHaemoglobin ?? 99)
     let hbRange = low.rounded(.down) - 1...max((hbs.map(\.1).max() ?? 15).rounded(.up) + 1, low + 3)
-    var summary = "\(HumanText.count(dated.count, "donation")) from \(HumanText.date(first)) to \(HumanText.date(lastDonation))"
+    var summary =
+      "\(HumanText.count(dated.count, "donation")) from \(HumanText.date(first)) to \(HumanText.date(lastDonation))"
     if let last = hbs.last { summary += "; latest haemoglobin \(String(format: "%.1f", last.1)) g/dL" }
     if let next = data.nextEligible { summary += "; may donate again from \(HumanText.date(next))" }
     var chart = SVGChart(name: "donations", title: "Donations and haemoglobin", summary: summary)
@@ -94,10 +96,13 @@ enum ReportCharts {
       )
       chart.key(
         "line goal",
-        "the least haemoglobin the service takes: \(String(format: "%.1f", minimum)) g/dL (\(data.profile.region.rawValue), \(data.profile.sex?.rawValue ?? "sex not set"))")
+        "the least haemoglobin the service takes: \(String(format: "%.1f", minimum)) g/dL (\(data.profile.region.rawValue), \(data.profile.sex?.rawValue ?? "sex not set"))"
+      )
     }
     if !hbs.isEmpty {
-      let points = hbs.map { day, hb in "\(f(chart.x(Double(day.ordinal) + 0.5, in: range))),\(f(chart.y(hb, in: yRange)))" }
+      let points = hbs.map { day, hb in
+        "\(f(chart.x(Double(day.ordinal) + 0.5, in: range))),\(f(chart.y(hb, in: yRange)))"
+      }
       chart.add(#"<polyline class="trend" points="\#(points.joined(separator: " "))"/>"#)
       for (day, hb) in hbs {
         chart.add(

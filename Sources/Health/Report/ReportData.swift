@@ -141,7 +141,8 @@ public struct ReportData: Sendable {
       let stat = try area.flatMap { try areas.stat($0.id) }
       let asOf = stat?.asOf.flatMap { LocalDate(String($0.prefix(10))) }
       return Place(
-        label: watch.label, area: area?.name, incidence: stat?.incidence, asOf: asOf, phase: scale.phase(stat?.incidence),
+        label: watch.label, area: area?.name, incidence: stat?.incidence, asOf: asOf,
+        phase: scale.phase(stat?.incidence),
         age: asOf.map { $0.days(to: to) })
     }
     return data

@@ -82,7 +82,10 @@ public enum ReportPage {
         facts.append(["Last period", "from \(HumanText.date(last.start)), under way"])
       } else {
         let end = last.end.map { " to " + HumanText.date($0) } ?? ", ongoing"
-        facts.append(["Last period", HumanText.date(last.start) + end + (last.length.map { " (\(HumanText.count($0, "day")))" } ?? "")])
+        facts.append([
+          "Last period",
+          HumanText.date(last.start) + end + (last.length.map { " (\(HumanText.count($0, "day")))" } ?? ""),
+        ])
       }
     }
     if let next = data.nextPeriod {
@@ -91,7 +94,9 @@ public enum ReportPage {
     var body = facts.isEmpty ? "" : table(["", ""], facts, header: false)
     body +=
       ReportCharts.cycles(data).map(\.svg)
-      ?? empty("Fewer than two periods between \(HumanText.date(data.from)) and \(HumanText.date(data.to)): no cycle length to show.")
+      ?? empty(
+        "Fewer than two periods between \(HumanText.date(data.from)) and \(HumanText.date(data.to)): no cycle length to show."
+      )
     body += ReportCharts.temperatures(data).map(\.svg) ?? ""
     if facts.isEmpty, data.periods.isEmpty { body = empty("No periods logged.") }
     return section("cycle", "Cycle", body)
@@ -108,7 +113,8 @@ public enum ReportPage {
       data.medications.map { m in
         var dose = m.dose.isEmpty ? "–" : m.dose
         if let steps = m.steps {
-          dose = (m.dose.isEmpty ? "taper over" : "now \(m.dose)")
+          dose =
+            (m.dose.isEmpty ? "taper over" : "now \(m.dose)")
             + (m.ends.map { ", ends \(HumanText.date($0))" } ?? ", then kept") + " (steps \(steps))"
           if let last = m.ends, last < min(data.to, data.today) {
             dose = "taper over, last dose \(HumanText.date(last)) (steps \(steps))"
@@ -116,9 +122,12 @@ public enum ReportPage {
         }
         var taken = "–"
         if m.asNeeded, let prn = asNeeded[m.name] {
-          taken = HumanText.count(prn.taken, "dose") + " as needed" + (prn.overLimit > 0 ? ", \(prn.overLimit) over the limit" : "")
+          taken =
+            HumanText.count(prn.taken, "dose") + " as needed"
+            + (prn.overLimit > 0 ? ", \(prn.overLimit) over the limit" : "")
         } else if let counts = byName[m.name], let percent = counts.percent {
-          taken = "\(counts.taken) of \(counts.decided) due (\(percent.wholeText) %)"
+          taken =
+            "\(counts.taken) of \(counts.decided) due (\(percent.wholeText) %)"
             + (counts.open > 0 ? ", \(counts.open) open" : "")
         }
         return [m.name, dose, m.schedule, HumanText.date(m.since), taken, m.stock.map(String.init) ?? "–"]

@@ -66,7 +66,8 @@ struct SVGChart {
       // A label by the plot's right edge ends there instead of running off the picture.
       let anchor = position > left + plotWidth - 24 ? "end" : "middle"
       add(
-        #"<text class="tick" x="\#(f(position))" y="\#(f(baseY + 14))" text-anchor="\#(anchor)">\#(escaped(text))</text>"#)
+        #"<text class="tick" x="\#(f(position))" y="\#(f(baseY + 14))" text-anchor="\#(anchor)">\#(escaped(text))</text>"#
+      )
     }
     for (position, text) in yTicks {
       add(

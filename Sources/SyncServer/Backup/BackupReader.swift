@@ -1,6 +1,8 @@
 import Cryptography
 import Foundation
+import Replication
 import Storage
+import Sync
 
 /// Reads a backup `BackupWriter` wrote, line by line in constant memory, checking each row
 /// against its table's columns; the last line's counts and checksum must match what was read.
@@ -16,9 +18,18 @@ public final class BackupReader: @unchecked Sendable {
   private var counts: [BackupTable: Int] = [:]
   public private(set) var source = ""
   public private(set) var finished = false
+  /// The rules of the datasets the server knows, checked on every record as a push is.
+  private let rules: [String: [String: FieldRule]]
+  /// The longest line a backup holds: a record's fields (at most a request's body) or a blob in
+  /// base64. A longer one is no backup (`/dev/zero` has no line at all).
+  static let maxLine = 96 << 20
 
-  public init(path: String) throws {
+  public init(path: String, rules: [String: [String: FieldRule]] = [:]) throws {
     self.path = path
+    self.rules = rules
+    var info = stat()
+    guard stat(path, &info) == 0 else { throw BackupError.cannotRead(path, reason: "no such file, or not readable") }
+    guard info.st_mode & S_IFMT == S_IFREG else { throw BackupError.cannotRead(path, reason: "not a regular file") }
     guard let handle = FileHandle(forReadingAtPath: path) else {
       throw BackupError.cannotRead(path, reason: "no such file, or not readable")
     }
@@ -58,6 +69,7 @@ public final class BackupReader: @unchecked Sendable {
     for (column, cell) in zip(table.columns, cells) {
       values.append(try Self.value(cell, column, line: number))
     }
+    if table == .records { try check(record: values, line: number) }
     counts[table, default: 0] += 1
     return (table, values)
   }
@@ -79,6 +91,24 @@ public final class BackupReader: @unchecked Sendable {
     return value
   }
 
+  /// A record's fields as a push would bring them: a JSON map of values with clocks, its names
+  /// and clocks well formed, its values in the clear passing their rules.
+  private func check(record values: [BackupValue], line: Int) throws {
+    guard case .text(let dataset) = values[1], case .text(let id) = values[2], case .text(let text) = values[3] else {
+      return
+    }
+    guard let fields = try? JSONDecoder().decode([String: WireField].self, from: Data(text.utf8)) else {
+      throw BackupError.malformed(line: line, "a record's fields are not a map of values with clocks")
+    }
+    do {
+      let change = WireChange(dataset: dataset, id: id, fields: fields)
+      try change.check(now: .distantFuture)
+      try change.check(rules: rules)
+    } catch let error as ChangeSetError {
+      throw BackupError.malformed(line: line, error.description)
+    }
+  }
+
   private func verifyEnd(_ object: [String: Any]) throws {
     let rows = object["rows"] as? [String: Int] ?? [:]
     for table in BackupTable.allCases where rows[table.rawValue] ?? -1 != counts[table] ?? 0 {
@@ -98,6 +128,9 @@ public final class BackupReader: @unchecked Sendable {
         offset = newline + 1
         lineNumber += 1
         return line
+      }
+      guard pending.count - offset <= Self.maxLine else {
+        throw BackupError.malformed(line: lineNumber + 1, "a line over \(Self.maxLine >> 20) MiB")
       }
       if atEnd {
         guard offset < pending.count else { return nil }
