@@ -110,6 +110,8 @@ public struct SyncResponse: Codable, Sendable {
   public var encrypted: Bool
   /// What the server takes in one request (absent from older servers).
   public var limits: SyncLimits?
+  /// The answer's size as it arrived: not part of the wire format, set by the client that read it.
+  public var receivedBytes = 0
 
   enum CodingKeys: String, CodingKey {
     case changes, cursor

@@ -14,6 +14,8 @@ public final class SyncClient {
   public var batchSize = 20_000
   /// How many pulled records at most wait to be applied in one transaction with the next pages.
   public var heldRecords = 25_000
+  /// Answer bytes one sync takes before it stops (`PullBounds`).
+  public var maxPullBytes = PullBounds.defaultMaxBytes
   /// What the server takes in one request: its defaults until a sync answer says otherwise.
   public var limits = SyncLimits.standard
   /// The account's sync key when end-to-end encryption is on: records are sealed before they
@@ -82,6 +84,7 @@ public final class SyncClient {
     progress: (Summary) -> Void = { _ in }
   ) async throws -> Summary {
     var summary = Summary(cursor: cursor)
+    var bounds = PullBounds(server: url.absoluteString, maxBytes: maxPullBytes)
     var resyncs = 0
     var restamps = 0
     // While one page is applied the next is already on its way: the server's time and the
@@ -225,13 +228,9 @@ public final class SyncClient {
         limits = stated
         budget = min(budget, stated.bodyBytes / 2)
       }
-      // A server that says "more" and hands back the cursor it was given would be asked forever.
-      if received.response.hasMore, received.response.cursor == received.since {
-        throw SyncError.badResponse(
-          "the server said there is more but did not move past cursor \(received.since ?? "(start)"); stopped")
-      }
+      try bounds.check(since: received.since, received.response)
       let response = received.response
-      if outgoing.isEmpty && response.hasMore {
+      if outgoing.isEmpty && response.hasMore && !bounds.exhausted {
         prefetched = Self.prefetch(
           since: response.cursor, key: key, url: url, token: token, datasets: datasets)
       }
@@ -257,7 +256,8 @@ public final class SyncClient {
       // of every index on each commit, and each commit writes them all again to the log. Not
       // sealed pages: the next one is opened on another core while this one is applied, and
       // holding them would leave that core idle.
-      if !pending.isEmpty || !response.hasMore || sealer != nil || held.records.count >= heldRecords {
+      if !pending.isEmpty || !response.hasMore || sealer != nil || held.records.count >= heldRecords || bounds.exhausted
+      {
         let acknowledgement = Acknowledgement(
           records: held.records, newest: held.newest, seq: pending.last?.seq, cursor: response.cursor)
         held = ([], nil)
@@ -272,6 +272,10 @@ public final class SyncClient {
       summary.cursor = response.cursor
       progress(summary)
       if pending.isEmpty && !response.hasMore { return summary }
+      if bounds.exhausted {
+        try write(unwritten.take())
+        throw bounds.exhaustedError
+      }
       // A batch is a hundred thousand small objects: another core frees them while this one
       // sends the next (the server's core, which waits for it).
       Self.release((consume batch, consume pending, consume outgoing))
@@ -329,9 +333,10 @@ public final class SyncClient {
   /// One sync request (encoded) and its answer.
   static func exchange(_ body: Data, url: URL, token: String) async throws -> SyncResponse {
     let data = try await send("POST", "/v1/sync", body: body, token: token, url: url)
-    guard let parsed = try? WireJSON.syncResponse(data) else {
+    guard var parsed = try? WireJSON.syncResponse(data) else {
       throw SyncError.badResponse("the sync answer is not the JSON of docs/sync-protocol.md")
     }
+    parsed.receivedBytes = data.count
     return parsed
   }
 

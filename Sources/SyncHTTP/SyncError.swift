@@ -20,6 +20,8 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
   case tooLarge(String, dataset: String?, id: String?)
   /// 400 naming a record: a value the server's rules refuse (a record an older Vital stored).
   case recordRefused(String, dataset: String, id: String)
+  /// A server that would keep a sync going without end (`PullBounds`).
+  case serverRunaway(server: String, String)
 
   var refined: SyncError {
     switch self {
@@ -47,6 +49,7 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
         "this device's clock was more than an hour ahead of the server's; check the clock (its pending changes were stamped again once and still refused)"
     case .tooLarge(let message, _, _): return "the server refused a request as too large: \(message)"
     case .recordRefused(let message, _, _): return "the server refused a record: \(message)"
+    case .serverRunaway(let server, let why): return "stopped syncing with \(server): \(why)"
     case .keyMissing:
       return
         "the server has lost this account's sync key; run 'vital sync' again to send it (sealed) and everything else"
