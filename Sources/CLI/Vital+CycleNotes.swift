@@ -181,8 +181,9 @@ extension Vital.Cycle {
 
     func run() async throws {
       let c = try CycleContext(global)
-      let data = try InputFile.read(file, limit: 64 << 20)
-      let r = try c.store.importNotes(data)
+      let handle = try InputFile.open(file)
+      defer { try? handle.close() }
+      let r = try c.store.importNotes(head: []) { count in [UInt8](try handle.read(upToCount: count) ?? Data()) }
       let json = JSON.object([
         ("format", .string(r.format.rawValue)), ("days", .int(r.days)), ("added", .int(r.added)),
         ("changed", .int(r.changed)), ("unchanged", .int(r.unchanged)), ("periods_added", .int(r.periodsAdded)),

@@ -124,14 +124,18 @@ extension Vital {
       let account = try app.requireAccount()
       let handle = try InputFile.open(file)
       defer { try? handle.close() }
-      // Vital's own export streams; anything else is read whole and tried as a FHIR bundle.
+      // Vital's own export and FHIR bundles both stream: an export in one pass, a bundle in two
+      // (stdin is kept in a temporary file for the second).
       var head: [UInt8]? = [UInt8](try handle.read(upToCount: 1 << 16) ?? Data())
       let summary: RecordArchive.ImportSummary
-      if !head!.starts(with: Array("{\"format\":".utf8)),
-        case let rest = try handle.read(upToCount: Self.bundleLimit) ?? Data(),
-        head!.count + rest.count <= Self.bundleLimit, let bundle = FHIRImport.Bundle(Data(head!) + rest)
-      {
-        summary = try FHIRImport(db: app.db, account: account, now: app.now).run(bundle)
+      if !head!.starts(with: Array("{\"format\":".utf8)), Self.looksLikeBundle(head!) {
+        let spooled = file == "-" ? try Self.spool(head!, handle) : nil
+        defer { if let spooled { unlink(spooled) } }
+        let path = spooled ?? file
+        summary = try FHIRImport(db: app.db, account: account, now: app.now).run {
+          let pass = try InputFile.open(path)
+          return { count in [UInt8](try pass.read(upToCount: count) ?? Data()) }
+        }
       } else {
         let archive = RecordArchive(db: app.db, account: account, datasets: VitalSchema.datasets, now: app.now)
         summary = try archive.importArchive { count in
@@ -170,7 +174,29 @@ extension Vital {
       }
     }
 
-    /// A FHIR bundle is read whole; Vital's own bundles of years of records stay far below this.
-    static let bundleLimit = 256 << 20
+    /// A JSON object that names a resource type early on: a FHIR resource, not Vital's export.
+    static func looksLikeBundle(_ head: [UInt8]) -> Bool {
+      guard head.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") else { return false }
+      let key = Array("\"resourceType\"".utf8)
+      return head.indices.contains { head[$0...].starts(with: key) }
+    }
+
+    /// Standard input kept in a temporary file, for a second pass; the file's path.
+    static func spool(_ head: [UInt8], _ input: FileHandle) throws -> String {
+      var template = Array((NSTemporaryDirectory() + "/vital-import-XXXXXX").utf8CString)
+      let fd = mkstemp(&template)
+      guard fd >= 0 else { throw CLIError.cannotRead("-", reason: "no room for a temporary copy") }
+      let path = String(cString: template)
+      let out = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+      do {
+        try out.write(contentsOf: head)
+        while let part = try input.read(upToCount: 1 << 20), !part.isEmpty { try out.write(contentsOf: part) }
+        try out.close()
+      } catch {
+        unlink(path)
+        throw CLIError.cannotRead("-", reason: "no room for a temporary copy")
+      }
+      return path
+    }
   }
 }

@@ -164,6 +164,18 @@ import Testing
     let neither = try write("other.txt", "hello\n")
     expectCleanError(try vital.run(["cycle", "import", neither]), mentioning: "drip", "Clue")
 
+    // Clue's file streams: what is wrong is found where it is, and nothing grows without bound.
+    let cut = try write("cut.json", #"[{"date":"2026-10-05","type":"period","value":{"option":"heavy"}},{"date""#)
+    expectCleanError(try vital.run(["cycle", "import", cut]), mentioning: "not valid JSON", "at byte")
+    let huge = try write(
+      "huge.json", #"[{"date":"2026-10-05","type":"x","value":""# + String(repeating: "a", count: 1 << 20) + #""}]"#)
+    expectCleanError(try vital.run(["cycle", "import", huge]), mentioning: "element 1", "over 1 MiB")
+    let element = #"{"date":"2026-10-05","type":"craving","value":[{"option":"sweet"}]},"#
+    let crowded = try write("crowded.json", "[" + String(repeating: element, count: 20_000) + element.dropLast() + "]")
+    expectCleanError(try vital.run(["cycle", "import", crowded]), mentioning: "2026-10-05 holds more than 1 MiB")
+    let ancient = try write("ancient.json", #"[{"date":"0001-10-05","type":"period","value":{"option":"heavy"}}]"#)
+    expectCleanError(try vital.run(["cycle", "import", ancient]), mentioning: "element 1", "before 1900")
+
     for table in ["cycle_note", "period", "sync_outbox"] {
       #expect(try rows("SELECT count(*) FROM \(table)") == 0, "\(table)")
     }

@@ -150,5 +150,49 @@ import Testing
       try fresh.run(["import", broken]), mentioning: "bundle entry", "performedDateTime", "nothing was imported")
     #expect(try fresh.run(["donor", "history", "--json"]).json.map { ($0 as? [Any])?.count } == 0)
     #expect(try fresh.run(["cycle", "list", "--json"]).json.map { ($0 as? [Any])?.count } == 0)
+
+    // The bundle streams: a cut, an entry over the budget, a bundle that is not one.
+    let whole = try String(contentsOfFile: path, encoding: .utf8)
+    let cases = [
+      ("cut", String(whole.prefix(whole.count / 2)), "not JSON at byte"),
+      (
+        "huge",
+        #"{"resourceType":"Bundle","entry":[{"resource":{"resourceType":"Basic","text":""#
+          + String(repeating: "a", count: 17 << 20) + #""}}]}"#, "bundle entry 0: it is over 16 MiB"
+      ),
+      ("patient", #"{"resourceType":"Patient","entry":[{"resource":{"resourceType":"Basic"}}]}"#, "nor a FHIR bundle"),
+    ]
+    for (name, text, words) in cases {
+      let file = vital.root + "/\(name).json"
+      try text.write(toFile: file, atomically: true, encoding: .utf8)
+      expectCleanError(try fresh.run(["import", file]), mentioning: words, "nothing was imported")
+    }
+    #expect(try fresh.run(["donor", "history", "--json"]).json.map { ($0 as? [Any])?.count } == 0)
+  }
+
+  /// Read twice (the second pass writes), a bundle on stdin is kept in a temporary file: it
+  /// imports as the file does, measurements before their donation included.
+  @Test func aBundleOnStdinImportsAsTheFileDoes() throws {
+    let (path, _) = try bundle(vital)
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    // Measurements first, then what they are part of: the order of another program's bundle.
+    let entries = try #require(object["entry"] as? [[String: Any]])
+    let isVital = { (e: [String: Any]) in ((e["resource"] as? [String: Any])?["partOf"]) != nil }
+    object["entry"] = entries.filter(isVital) + entries.filter { !isVital($0) }
+    let text = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    let fresh = try VitalHome()
+    fresh.environment = vital.environment
+    try ExportImportTests.register(fresh, "anna@example.org")
+    let spool = fresh.root + "/tmp"
+    try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+    fresh.environment["TMPDIR"] = spool
+    let run = try fresh.run(["import", "-", "--json"], stdin: text)
+    #expect(run.status == 0, "\(run.stderr)")
+    let (_, second) = try bundle(fresh)
+    let (_, first) = try bundle(vital)
+    let vitals = { (b: [String: Any]) in Self.resources(b, "Observation").filter { $0["partOf"] != nil }.count }
+    #expect(vitals(second) == vitals(first) && vitals(first) == 3)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: spool).isEmpty, "the copy is gone")
   }
 }

@@ -7,69 +7,60 @@ import Foundation
 /// `discharge` with `[{"option": "none"|"sticky"|"creamy"|"egg_white"|"atypical"}]`, and tag
 /// categories (`pain`, `feelings`, `energy`, `sex_life`, `pms`, `mind`, ...) with lists of
 /// `{"option": ...}`. docs/nfp.md, "Imports", says what goes where.
+///
+/// The file is streamed one element at a time: memory holds a note per day (days lie between
+/// 1900 and today), each at most `maxDayBytes` of tags and text, whatever the file's size.
 enum ClueJSON {
-  static func looksLike(_ data: Data) -> Bool {
-    data.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "[")
+  /// An element of Clue's export is a few dozen bytes.
+  static let maxElement = 1 << 20
+  /// A day's tags and text at most, as a note holds them.
+  static let maxDayBytes = 1 << 20
+
+  static func looksLike(_ head: [UInt8]) -> Bool {
+    head.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "[")
   }
 
-  static func read(_ data: Data) throws -> [(note: CycleNote, flowExcluded: Bool, line: Int)] {
-    let parsed: Any
-    do { parsed = try JSONSerialization.jsonObject(with: data) } catch {
-      throw CycleImportError.json("it does not parse")
+  /// Reads the export from `read` (up to n bytes a call, none at the end), after `head`.
+  static func read(head: [UInt8], read: @escaping (Int) throws -> [UInt8], today: LocalDate) throws -> [(
+    note: CycleNote, flowExcluded: Bool, line: Int
+  )] {
+    var first: [UInt8]? = head.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(head.dropFirst(3)) : head
+    var stream = JSONStream(maxValue: maxElement) { count in
+      if let bytes = first {
+        first = nil
+        return bytes
+      }
+      return try read(count)
     }
-    guard let items = parsed as? [Any] else { throw CycleImportError.unknownFormat }
     var notes: [LocalDate: CycleNote] = [:]
     var firstElement: [LocalDate: Int] = [:]
     var texts: [LocalDate: [String]] = [:]
-    for (index, item) in items.enumerated() {
-      let n = index + 1
-      guard let entry = item as? [String: Any], let day = entry["date"] as? String,
-        let date = LocalDate(String(day.prefix(10))), let type = entry["type"] as? String
-      else { throw CycleImportError.element(n, "needs a \"date\" (YYYY-MM-DD) and a \"type\"") }
-      var note = notes[date] ?? CycleNote(date: date)
-      if firstElement[date] == nil { firstElement[date] = n }
-      let value = entry["value"]
-      let options = Self.options(value)
-      switch type {
-      case "period":
-        guard let option = options.first,
-          let flow = [
-            "light": CycleNote.Flow.light, "medium": .medium, "heavy": .heavy,
-            "very_heavy": .heavy,
-          ][option]
-        else { throw CycleImportError.element(n, "a period needs an option: light, medium, heavy or very_heavy") }
-        note.flow = flow
-      case "spotting":
-        if note.flow == nil { note.flow = .spotting }
-      case "bbt":
-        guard let bbt = value as? [String: Any], let celsius = (bbt["celsius"] as? NSNumber)?.doubleValue,
-          CycleNote.temperatures.contains(celsius)
-        else { throw CycleImportError.element(n, "bbt needs \"celsius\", a temperature from 34 to 43") }
-        note.temperature = (celsius * 100).rounded() / 100
-        note.temperatureExcluded = (bbt["excluded"] as? Bool) ?? false
-      case "discharge":
-        let ranked: [(String, CycleNote.Mucus)] = [
-          ("none", .dry), ("sticky", .sticky), ("creamy", .creamy), ("egg_white", .eggwhite),
-        ]
-        let found = ranked.filter { options.contains($0.0) }.map(\.1)
-        if let best = found.max(by: { $0.quality < $1.quality }) { note.mucus = best }
-      case "pain", "pms":
-        note.pain += type == "pms" ? ["pms"] : options.map(Self.words)
-      case "feelings", "energy", "mind":
-        note.mood += options.map(Self.words)
-      case "sex_life":
-        if options.contains("unprotected_sex") {
-          note.sex = .unprotected
-        } else if options.contains("protected_sex"), note.sex == nil {
-          note.sex = .protected
+    var sizes: [LocalDate: Int] = [:]
+    var n = 0
+    do {
+      try stream.elements { stream in
+        n += 1
+        let bytes = try stream.raw()
+        guard let entry = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+          let day = entry["date"] as? String, let date = LocalDate(String(day.prefix(10))),
+          let type = entry["type"] as? String
+        else { throw CycleImportError.element(n, "needs a \"date\" (YYYY-MM-DD) and a \"type\"") }
+        guard date <= today else { throw CycleImportError.element(n, "\(date) is in the future") }
+        guard date.year >= 1900 else { throw CycleImportError.element(n, "\(date) is before 1900: check the year") }
+        sizes[date, default: 0] += bytes.count
+        guard sizes[date]! <= maxDayBytes else {
+          throw CycleImportError.element(n, "\(date) holds more than \(maxDayBytes >> 20) MiB of measurements")
         }
-        texts[date, default: []] += options.filter { !$0.hasSuffix("protected_sex") }.map { "sex: " + Self.words($0) }
-      default:
-        // Tags Vital has no field for are kept as text rather than lost.
-        let words = options.isEmpty ? "" : ": " + options.map(Self.words).joined(separator: ", ")
-        texts[date, default: []].append(Self.words(type) + words)
+        var note = notes[date] ?? CycleNote(date: date)
+        if firstElement[date] == nil { firstElement[date] = n }
+        try apply(type, entry["value"], to: &note, text: &texts[date, default: []], element: n)
+        notes[date] = note
       }
-      notes[date] = note
+      try stream.end()
+    } catch JSONStream.Failure.malformed(let at) {
+      throw n == 0 && at == 0 ? CycleImportError.unknownFormat : CycleImportError.json("at byte \(at)")
+    } catch JSONStream.Failure.tooLarge {
+      throw CycleImportError.element(n, "it is over \(maxElement >> 20) MiB")
     }
     return try notes.values.sorted { $0.date < $1.date }.map { note in
       var note = note
@@ -82,6 +73,54 @@ enum ClueJSON {
         throw CycleImportError.element(element, error.description)
       }
       return (note, false, element)
+    }
+  }
+
+  /// One measurement into its day's note.
+  static func apply(_ type: String, _ value: Any?, to note: inout CycleNote, text: inout [String], element n: Int)
+    throws
+  {
+    let options = Self.options(value)
+    switch type {
+    case "period":
+      guard let option = options.first,
+        let flow = [
+          "light": CycleNote.Flow.light, "medium": .medium, "heavy": .heavy,
+          "very_heavy": .heavy,
+        ][option]
+      else { throw CycleImportError.element(n, "a period needs an option: light, medium, heavy or very_heavy") }
+      note.flow = flow
+    case "spotting":
+      if note.flow == nil { note.flow = .spotting }
+    case "bbt":
+      guard let bbt = value as? [String: Any], let celsius = (bbt["celsius"] as? NSNumber)?.doubleValue,
+        CycleNote.temperatures.contains(celsius)
+      else { throw CycleImportError.element(n, "bbt needs \"celsius\", a temperature from 34 to 43") }
+      note.temperature = (celsius * 100).rounded() / 100
+      note.temperatureExcluded = (bbt["excluded"] as? Bool) ?? false
+    case "discharge":
+      let ranked: [(String, CycleNote.Mucus)] = [
+        ("none", .dry), ("sticky", .sticky), ("creamy", .creamy), ("egg_white", .eggwhite),
+      ]
+      let found = ranked.filter { options.contains($0.0) }.map(\.1)
+      if let best = found.max(by: { $0.quality < $1.quality }) { note.mucus = best }
+    case "pain", "pms":
+      for tag in type == "pms" ? ["pms"] : options.map(Self.words) where !note.pain.contains(tag) {
+        note.pain.append(tag)
+      }
+    case "feelings", "energy", "mind":
+      for tag in options.map(Self.words) where !note.mood.contains(tag) { note.mood.append(tag) }
+    case "sex_life":
+      if options.contains("unprotected_sex") {
+        note.sex = .unprotected
+      } else if options.contains("protected_sex"), note.sex == nil {
+        note.sex = .protected
+      }
+      text += options.filter { !$0.hasSuffix("protected_sex") }.map { "sex: " + Self.words($0) }
+    default:
+      // Tags Vital has no field for are kept as text rather than lost.
+      let words = options.isEmpty ? "" : ": " + options.map(Self.words).joined(separator: ", ")
+      text.append(Self.words(type) + words)
     }
   }
 

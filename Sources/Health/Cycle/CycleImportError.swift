@@ -6,6 +6,7 @@ public enum CycleImportError: Error, Equatable, CustomStringConvertible {
   case line(Int, String)
   case json(String)
   case element(Int, String)
+  case tooLarge(Int)
 
   public var description: String {
     let tail = "; nothing was imported"
@@ -19,6 +20,7 @@ public enum CycleImportError: Error, Equatable, CustomStringConvertible {
     case .line(let line, let problem): return "line \(line): \(problem)\(tail)"
     case .json(let problem): return "the Clue file is not valid JSON (\(problem))\(tail)"
     case .element(let n, let problem): return "element \(n): \(problem)\(tail)"
+    case .tooLarge(let limit): return "a drip file is read whole, and this one is over \(limit >> 20) MiB\(tail)"
     }
   }
 }

@@ -22,11 +22,28 @@ extension PeriodStore {
   /// note takes the fields the file gives (the others stay), and flow on consecutive days makes
   /// periods (excluded flow and spotting make none). Importing again changes nothing.
   public func importNotes(_ data: Data) throws -> ImportSummary {
+    var rest: Data? = data
+    return try importNotes(head: []) { _ in
+      defer { rest = nil }
+      return rest.map { [UInt8]($0) } ?? []
+    }
+  }
+
+  /// The same, read from `read` (up to n bytes a call, none at the end): Clue's JSON streams,
+  /// a drip CSV is read whole up to `dripLimit`.
+  public func importNotes(head: [UInt8], dripLimit: Int = 64 << 20, read: @escaping (Int) throws -> [UInt8]) throws
+    -> ImportSummary
+  {
+    var head = head
+    if head.isEmpty { head = try read(1 << 16) }
     let format: ImportSummary.Format
     let rows: [(note: CycleNote, flowExcluded: Bool, line: Int)]
-    if ClueJSON.looksLike(data) {
-      (format, rows) = (.clue, try ClueJSON.read(data))
-    } else if DripCSV.looksLike(data) {
+    if ClueJSON.looksLike(head) {
+      (format, rows) = (.clue, try ClueJSON.read(head: head, read: read, today: today))
+    } else if DripCSV.looksLike(Data(head)) {
+      var data = Data(head)
+      while data.count <= dripLimit, case let part = try read(1 << 20), !part.isEmpty { data.append(contentsOf: part) }
+      guard data.count <= dripLimit else { throw CycleImportError.tooLarge(dripLimit) }
       (format, rows) = (.drip, try DripCSV.read(data))
     } else {
       throw CycleImportError.unknownFormat

@@ -4,40 +4,30 @@ import Replication
 import Storage
 
 extension FHIRReader {
-  /// Medications from their statements (the list as a doctor reads it): name, schedule, dose and
+  /// A medication from its statement (the list as a doctor reads it): name, schedule, dose and
   /// since when. Stock, pauses and past plans stay as they are here.
-  mutating func medications() throws -> (records: [Record], names: [String: (id: String, name: String)]) {
-    var names: [String: (id: String, name: String)] = [:]
-    var byURL: [String: (name: String, index: Int)] = [:]
-    for (url, r, index) in of("Medication") {
-      guard let url, let name = (r["code"] as? Resource)?["text"] as? String else { continue }
-      byURL[url] = (name, index)
+  mutating func medication(_ r: Resource, _ index: Int) throws -> Record? {
+    guard let id = Self.vitalID(r, "medication") else { return nil }
+    guard let url = (r["medicationReference"] as? Resource)?["reference"] as? String,
+      let medication = self.index.medications[url]
+    else { throw FHIRImportError.entry(index, "a medication statement whose medication is not in the bundle") }
+    let since = try Self.date((r["effectivePeriod"] as? Resource)?["start"], index, "effectivePeriod.start")
+    let dosage = (r["dosage"] as? [Resource])?.first ?? [:]
+    let repeats = ((dosage["timing"] as? Resource)?["repeat"] as? Resource) ?? [:]
+    let times = (repeats["timeOfDay"] as? [String] ?? []).compactMap { TimeOfDay(String($0.prefix(5))) }
+    let days = (repeats["dayOfWeek"] as? [String])?.compactMap { Weekday(name: $0) }
+    let asNeeded = dosage["asNeededBoolean"] as? Bool ?? false
+    guard asNeeded || !times.isEmpty else {
+      throw FHIRImportError.entry(index, "a medication with neither times of day nor as needed")
     }
-    var records: [Record] = []
-    for (_, r, index) in of("MedicationStatement") {
-      guard let id = Self.vitalID(r, "medication") else { continue }
-      guard let url = (r["medicationReference"] as? Resource)?["reference"] as? String, let medication = byURL[url]
-      else { throw FHIRImportError.entry(index, "a medication statement whose medication is not in the bundle") }
-      let since = try Self.date((r["effectivePeriod"] as? Resource)?["start"], index, "effectivePeriod.start")
-      let dosage = (r["dosage"] as? [Resource])?.first ?? [:]
-      let repeats = ((dosage["timing"] as? Resource)?["repeat"] as? Resource) ?? [:]
-      let times = (repeats["timeOfDay"] as? [String] ?? []).compactMap { TimeOfDay(String($0.prefix(5))) }
-      let days = (repeats["dayOfWeek"] as? [String])?.compactMap { Weekday(name: $0) }
-      let asNeeded = dosage["asNeededBoolean"] as? Bool ?? false
-      guard asNeeded || !times.isEmpty else {
-        throw FHIRImportError.entry(index, "a medication with neither times of day nor as needed")
-      }
-      var m = Medication(
-        id: id, name: medication.name, times: times, days: days, dose: Self.dose(dosage), stock: nil,
-        stockSetAt: nil, refillAt: nil, since: since)
-      m.asNeeded = asNeeded
-      let all = MedicationStore.fields(m)
-      let columns = ["name", "times", "days", "dose", "since", "as_needed"]
-      records.append(Record(id: id, columns: columns, values: columns.map { all[$0] ?? .null }, rest: all))
-      names[url] = (id, medication.name)
-      consumed.formUnion([index, medication.index])
-    }
-    return (records, names)
+    var m = Medication(
+      id: id, name: medication.name, times: times, days: days, dose: Self.dose(dosage), stock: nil,
+      stockSetAt: nil, refillAt: nil, since: since)
+    m.asNeeded = asNeeded
+    let all = MedicationStore.fields(m)
+    let columns = ["name", "times", "days", "dose", "since", "as_needed"]
+    consumed.formUnion([index, medication.entry])
+    return Record(id: id, columns: columns, values: columns.map { all[$0] ?? .null }, rest: all)
   }
 
   /// The dose from `doseAndRate` (a number and a unit), as Vital writes it: `5 mg`.
@@ -50,36 +40,33 @@ extension FHIRReader {
     return "\(text) \(unit)"
   }
 
-  /// Doses taken or skipped (missed ones are worked out from the schedule, not stored).
-  mutating func doses(names: [String: (id: String, name: String)]) throws -> [Record] {
-    var records: [Record] = []
-    for (_, r, index) in of("MedicationAdministration") {
-      guard let key = Self.vitalID(r, "dose") else { continue }
-      let parts = key.split(separator: "@")
-      guard parts.count == 2, let seconds = Int64(parts[1]) else {
-        throw FHIRImportError.entry(index, "a dose id that is not MEDICATION@SECONDS")
-      }
-      let reason = ((r["statusReason"] as? [Resource])?.first?["text"] as? String)
-      let status: DoseStatus
-      switch (r["status"] as? String, reason) {
-      case ("completed", _): status = .taken
-      case ("not-done", "skipped"): status = .skipped
-      default: continue
-      }
-      let medication =
-        ((r["medicationReference"] as? Resource)?["reference"] as? String).flatMap { names[$0]?.name }
-        ?? ((r["medicationCodeableConcept"] as? Resource)?["text"] as? String)
-      guard let medication else { throw FHIRImportError.entry(index, "a dose without its medication") }
-      let at = try Self.date(r["effectiveDateTime"], index, "effectiveDateTime")
-      let dose = ((r["dosage"] as? Resource)?["text"] as? String).map(DatabaseValue.text) ?? .null
-      let columns = ["medication_id", "medication", "dose", "scheduled_at", "status", "at"]
-      let values: [DatabaseValue] = [
-        .text(String(parts[0])), .text(medication), dose,
-        Date(timeIntervalSince1970: TimeInterval(seconds)).databaseValue, .text(status.rawValue), at.databaseValue,
-      ]
-      records.append(Record(id: key, columns: columns, values: values, rest: ["recorded": at.databaseValue]))
-      consumed.insert(index)
+  /// A dose taken or skipped (missed ones are worked out from the schedule, not stored).
+  mutating func dose(_ r: Resource, _ index: Int) throws -> Record? {
+    guard let key = Self.vitalID(r, "dose") else { return nil }
+    let parts = key.split(separator: "@")
+    guard parts.count == 2, let seconds = Int64(parts[1]) else {
+      throw FHIRImportError.entry(index, "a dose id that is not MEDICATION@SECONDS")
     }
-    return records
+    let reason = ((r["statusReason"] as? [Resource])?.first?["text"] as? String)
+    let status: DoseStatus
+    switch (r["status"] as? String, reason) {
+    case ("completed", _): status = .taken
+    case ("not-done", "skipped"): status = .skipped
+    default: return nil
+    }
+    let named = ((r["medicationReference"] as? Resource)?["reference"] as? String).flatMap { url in
+      self.index.stated.contains(url) ? self.index.medications[url]?.name : nil
+    }
+    let medication = named ?? ((r["medicationCodeableConcept"] as? Resource)?["text"] as? String)
+    guard let medication else { throw FHIRImportError.entry(index, "a dose without its medication") }
+    let at = try Self.date(r["effectiveDateTime"], index, "effectiveDateTime")
+    let dose = ((r["dosage"] as? Resource)?["text"] as? String).map(DatabaseValue.text) ?? .null
+    let columns = ["medication_id", "medication", "dose", "scheduled_at", "status", "at"]
+    let values: [DatabaseValue] = [
+      .text(String(parts[0])), .text(medication), dose,
+      Date(timeIntervalSince1970: TimeInterval(seconds)).databaseValue, .text(status.rawValue), at.databaseValue,
+    ]
+    consumed.insert(index)
+    return Record(id: key, columns: columns, values: values, rest: ["recorded": at.databaseValue])
   }
 }

@@ -3,8 +3,9 @@ import Foundation
 import Replication
 import Storage
 
-/// Turns a bundle's resources into Vital records: which fields each gives, and for a record that
-/// is new, the fields the bundle does not carry (left as a new record of that kind has them).
+/// Turns a bundle's resources, one at a time, into Vital records: which fields each gives, and
+/// for a record that is new, the fields the bundle does not carry (left as a new record of that
+/// kind has them). What resources refer to comes from the first pass (`FHIRIndex`).
 struct FHIRReader {
   typealias Resource = [String: Any]
 
@@ -15,21 +16,26 @@ struct FHIRReader {
     var rest: [String: DatabaseValue] = [:]
   }
 
-  let resources: [(url: String?, resource: Resource, index: Int)]
-  /// The entries read into a record.
-  var consumed = Set<Int>()
-  /// Resources read but not imported: daily totals, missed doses, resources of other programs.
-  var skipped: Int { resources.count - consumed.count }
-
+  let index: FHIRIndex
   let now: Date
+  /// The entries read into a record; the others are counted as skipped.
+  var consumed = Set<Int>()
 
-  init(resources: [(url: String?, resource: Resource, index: Int)], now: Date) {
-    self.resources = resources
+  init(index: FHIRIndex, now: Date) {
+    self.index = index
     self.now = now
+    if let patient = index.patientEntry { consumed.insert(patient) }
   }
 
-  func of(_ type: String) -> [(url: String?, resource: Resource, index: Int)] {
-    resources.filter { $0.resource["resourceType"] as? String == type }
+  /// The record a resource is, if it is one Vital keeps.
+  mutating func record(_ url: String?, _ r: Resource, _ entry: Int) throws -> (Dataset, Record)? {
+    switch r["resourceType"] as? String {
+    case "Procedure": return try donation(url, r, entry).map { (.donation, $0) }
+    case "Observation": return try period(url, r, entry).map { (.period, $0) }
+    case "MedicationStatement": return try medication(r, entry).map { (.medication, $0) }
+    case "MedicationAdministration": return try dose(r, entry).map { (.dose, $0) }
+    default: return nil
+    }
   }
 
   /// The Vital id a resource carries, for records of `kind`.
@@ -56,9 +62,7 @@ struct FHIRReader {
     ((quantity as? Resource)?["value"] as? NSNumber)?.doubleValue
   }
 
-  mutating func profile() throws -> (columns: [String], values: [DatabaseValue])? {
-    guard let (_, patient, index) = of("Patient").first else { return nil }
-    consumed.insert(index)
+  static func profile(_ patient: Resource, _ index: Int) throws -> (columns: [String], values: [DatabaseValue])? {
     var columns: [String] = []
     var values: [DatabaseValue] = []
     if let gender = patient["gender"] as? String, let sex = Sex(rawValue: gender) {
@@ -83,91 +87,46 @@ struct FHIRReader {
     return columns.isEmpty ? nil : (columns, values)
   }
 
-  /// Donations, periods, medications and doses, in the order a device applies them.
-  mutating func records() throws -> [(Dataset, [Record])] {
-    let medications = try self.medications()
-    var out: [(Dataset, [Record])] = [
-      (.donation, try donations()), (.period, try periods()), (.medication, medications.records),
-      (.dose, try doses(names: medications.names)),
+  mutating func donation(_ url: String?, _ r: Resource, _ index: Int) throws -> Record? {
+    guard
+      let kind = Self.codes(r["code"]).first(where: { $0.system == FHIRCodes.donationType })
+        .flatMap({ FHIRCodes.donationKind(code: $0.code) })
+    else { return nil }
+    guard let id = Self.vitalID(r, "donation") ?? url.flatMap(Self.uuid) else {
+      throw FHIRImportError.entry(index, "a donation without an id")
+    }
+    let at = DonationStore.seconds(try Self.date(r["performedDateTime"], index, "performedDateTime"))!
+    guard at <= now else { throw FHIRImportError.entry(index, "performedDateTime is in the future") }
+    let place = ((r["location"] as? Resource)?["display"] as? String) ?? "unknown place"
+    let notes = ((r["note"] as? [Resource])?.first?["text"] as? String).map(DatabaseValue.text) ?? .null
+    var fields: [String: DatabaseValue] = [
+      "kind": .text(kind.rawValue), "status": .text(DonationStatus.completed.rawValue),
+      "completed_at": at.databaseValue, "place": .text(place), "notes": notes,
     ]
-    out.removeAll { $0.1.isEmpty }
-    return out
-  }
-
-  mutating func donations() throws -> [Record] {
-    var vitals: [String: [String: DatabaseValue]] = [:]
-    var vitalEntries: [String: [Int]] = [:]
-    for (_, r, index) in of("Observation") {
-      guard let part = ((r["partOf"] as? [Resource])?.first?["reference"] as? String) else { continue }
-      let codes = Self.codes(r["code"]).filter { $0.system == FHIRCodes.loinc }.map(\.code)
-      var found: [String: DatabaseValue] = [:]
-      if codes.contains(FHIRCodes.haemoglobin.code), let v = Self.number(r["valueQuantity"]) {
-        found["hb_g_dl"] = .real(v)
-      } else if codes.contains(FHIRCodes.ferritin.code), let v = Self.number(r["valueQuantity"]) {
-        found["ferritin_ng_ml"] = .real(v)
-      } else if codes.contains(FHIRCodes.heartRate.code), let v = Self.number(r["valueQuantity"]) {
-        found["pulse_bpm"] = .integer(Int64(v.rounded()))
-      } else if codes.contains(FHIRCodes.bloodPressure.code) {
-        for component in r["component"] as? [Resource] ?? [] {
-          let code = Self.codes(component["code"]).first?.code
-          guard let v = Self.number(component["valueQuantity"]) else { continue }
-          if code == FHIRCodes.systolic.code { found["bp_systolic"] = .integer(Int64(v.rounded())) }
-          if code == FHIRCodes.diastolic.code { found["bp_diastolic"] = .integer(Int64(v.rounded())) }
-        }
-      }
-      if !found.isEmpty {
-        vitals[part, default: [:]].merge(found) { $1 }
-        vitalEntries[part, default: []].append(index)
-      }
-    }
-    var records: [Record] = []
-    for (url, r, index) in of("Procedure") {
-      guard
-        let kind = Self.codes(r["code"]).first(where: { $0.system == FHIRCodes.donationType })
-          .flatMap({ FHIRCodes.donationKind(code: $0.code) })
-      else { continue }
-      guard let id = Self.vitalID(r, "donation") ?? url.flatMap(Self.uuid) else {
-        throw FHIRImportError.entry(index, "a donation without an id")
-      }
-      let at = DonationStore.seconds(try Self.date(r["performedDateTime"], index, "performedDateTime"))!
-      guard at <= now else { throw FHIRImportError.entry(index, "performedDateTime is in the future") }
-      let place = ((r["location"] as? Resource)?["display"] as? String) ?? "unknown place"
-      let notes = ((r["note"] as? [Resource])?.first?["text"] as? String).map(DatabaseValue.text) ?? .null
-      var fields: [String: DatabaseValue] = [
-        "kind": .text(kind.rawValue), "status": .text(DonationStatus.completed.rawValue),
-        "completed_at": at.databaseValue, "place": .text(place), "notes": notes,
-      ]
-      for (key, value) in url.flatMap({ vitals[$0] }) ?? [:] { fields[key] = value }
-      consumed.insert(index)
-      consumed.formUnion(url.flatMap { vitalEntries[$0] } ?? [])
-      let columns = DonationStore.valueOrder.filter { $0 != "scheduled_at" }
-      records.append(Record(id: id, columns: columns, values: columns.map { fields[$0] ?? .null }))
-    }
-    return records
+    for (key, value) in url.flatMap({ self.index.vitals[$0] }) ?? [:] { fields[key] = value }
+    consumed.insert(index)
+    consumed.formUnion(url.flatMap { self.index.vitalEntries[$0] } ?? [])
+    let columns = DonationStore.valueOrder.filter { $0 != "scheduled_at" }
+    return Record(id: id, columns: columns, values: columns.map { fields[$0] ?? .null })
   }
 
   static func uuid(_ url: String) -> String? {
     url.hasPrefix("urn:uuid:") ? String(url.dropFirst(9)) : nil
   }
 
-  mutating func periods() throws -> [Record] {
-    var records: [Record] = []
-    for (url, r, index) in of("Observation") {
-      guard Self.codes(r["code"]).contains(where: { $0 == (FHIRCodes.vital, FHIRCodes.menstrualPeriod.code) })
-      else { continue }
-      let span = r["effectivePeriod"] as? Resource
-      guard let start = (span?["start"] as? String).flatMap({ LocalDate($0) }) else {
-        throw FHIRImportError.entry(index, "a period without a start date")
-      }
-      let end = (span?["end"] as? String).flatMap { LocalDate($0) }
-      guard let id = Self.vitalID(r, "period") ?? url.flatMap(Self.uuid) else {
-        throw FHIRImportError.entry(index, "a period without an id")
-      }
-      consumed.insert(index)
-      records.append(
-        Record(
-          id: id, columns: ["start", "end"], values: [.text(start.description), end.map(\.description).databaseValue]))
+  mutating func period(_ url: String?, _ r: Resource, _ index: Int) throws -> Record? {
+    guard Self.codes(r["code"]).contains(where: { $0 == (FHIRCodes.vital, FHIRCodes.menstrualPeriod.code) })
+    else { return nil }
+    let span = r["effectivePeriod"] as? Resource
+    guard let start = (span?["start"] as? String).flatMap({ LocalDate($0) }) else {
+      throw FHIRImportError.entry(index, "a period without a start date")
     }
-    return records
+    let end = (span?["end"] as? String).flatMap { LocalDate($0) }
+    guard let id = Self.vitalID(r, "period") ?? url.flatMap(Self.uuid) else {
+      throw FHIRImportError.entry(index, "a period without an id")
+    }
+    consumed.insert(index)
+    return Record(
+      id: id, columns: ["start", "end"], values: [.text(start.description), end.map(\.description).databaseValue])
   }
 }
