@@ -23,6 +23,8 @@ public struct Dataset: Hashable, Sendable {
   /// Fields a record must have (`NOT NULL` in the table).
   public let required: Set<String>
   public let recordRules: [RecordRule]
+  /// At most one record per account (`account_id` is UNIQUE in the table): the profile.
+  public let onePerAccount: Bool
   /// Each field's place in `fields`.
   let fieldIndex: [String: Int]
 
@@ -68,6 +70,8 @@ public struct Dataset: Hashable, Sendable {
     self.rules = all
     self.required = required
     self.recordRules = recordRules
+    onePerAccount =
+      table.columns.first { $0.name == "account_id" }?.definition.uppercased().contains("UNIQUE") ?? false
     fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
   }
 

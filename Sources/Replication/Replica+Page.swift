@@ -61,14 +61,44 @@ extension Replica {
         }
         fresh.append((record.id, winners))
       }
-      try insertFresh(dataset, fresh)
+      if dataset.onePerAccount {
+        // Another id than the one here (a hand-made client, another email's profile) would
+        // break the table's one-per-account rule and with it every later page: refused alone.
+        fresh = try fresh.filter { record in
+          try alone(dataset, record.id, device: record.winners.first?.value.hlc.node) {
+            try insertFresh(dataset, [record])
+          }
+        }
+      } else {
+        try insertFresh(dataset, fresh)
+      }
       var applied = fresh.map(\.id)
       for record in others {
-        if try merge(record.dataset, id: record.id, record.fields, untracked: record.untracked, observeClock: false) {
-          applied.append(record.id)
+        var merged = false
+        let apply = {
+          merged = try merge(
+            record.dataset, id: record.id, record.fields, untracked: record.untracked, observeClock: false)
         }
+        if dataset.onePerAccount {
+          _ = try alone(dataset, record.id, device: record.fields.first?.value.hlc.node, apply)
+        } else {
+          try apply()
+        }
+        if merged { applied.append(record.id) }
       }
       try clearRefusals(dataset, applied)
+    }
+  }
+
+  /// Runs `write` in a savepoint: a table constraint it breaks refuses the record, not the page.
+  private func alone(_ dataset: Dataset, _ id: String, device: String?, _ write: () throws -> Void) throws -> Bool {
+    do {
+      try db.transaction { _ in try write() }
+      return true
+    } catch StorageError.constraint {
+      let fault = Dataset.Fault(field: dataset.key, reason: "another \(dataset.name) than this account's one")
+      try refuse(dataset, id: id, fault, device: device ?? "unknown")
+      return false
     }
   }
 
