@@ -21,6 +21,15 @@ struct ErrorBodies: RouterMiddleware {
       return try await next(request, context)
     } catch let error as HTTPError where error.body != nil {
       throw error
+    } catch let error as HTTPError where error.status == .notFound {
+      let allowed = AllowedMethods.methods(for: request.uri.path)
+      guard !allowed.isEmpty, !allowed.contains(request.method) else {
+        throw HTTPError(.notFound, message: message(for: .notFound))
+      }
+      let list = allowed.map(\.rawValue).joined(separator: ", ")
+      throw HTTPError(
+        .methodNotAllowed, headers: [.allow: list],
+        message: "\(request.uri.path) answers \(list), not \(request.method)")
     } catch let error as HTTPError {
       throw HTTPError(error.status, headers: error.headers, message: message(for: error.status))
     } catch let error as any HTTPResponseError {
