@@ -26,7 +26,7 @@ struct ErrorBodies: RouterMiddleware {
       guard !allowed.isEmpty, !allowed.contains(request.method) else {
         throw HTTPError(.notFound, message: message(for: .notFound))
       }
-      let list = allowed.map(\.rawValue).joined(separator: ", ")
+      let list = allowed.map { $0.rawValue }.joined(separator: ", ")
       throw HTTPError(
         .methodNotAllowed, headers: [.allow: list],
         message: "\(request.uri.path) answers \(list), not \(request.method)")
