@@ -1,4 +1,4 @@
-import HTTPTypes
+import Hummingbird
 
 /// The methods each endpoint answers, as `buildApplication` routes them: a known path asked with
 /// another method is answered 405 with `Allow`, not 404 (which says the path is unknown).

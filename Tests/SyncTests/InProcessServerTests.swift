@@ -145,7 +145,9 @@ import Testing
         ),
         ("no token", try await client.execute(uri: "/v1/sync", method: .post, body: Self.body("{}"))),
       ]
-      #expect(answers.map(\.1.status.code) == [404, 404, 413, 400, 401])
+      // A known path asked with another method is 405 with the methods it answers.
+      #expect(answers.map(\.1.status.code) == [404, 405, 413, 400, 401])
+      #expect(answers[1].1.headers[.allow] == "GET")
       for (what, answer) in answers {
         let object = try? JSONSerialization.jsonObject(with: Data(buffer: answer.body)) as? [String: Any]
         let message = (object?["error"] as? [String: Any])?["message"] as? String
