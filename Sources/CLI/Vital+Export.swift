@@ -170,7 +170,8 @@ extension Vital {
         return "imported \(summary.total(\.records)) records: \(summary.total(\.inserted)) new, "
           + "\(summary.total(\.updated)) updated, \(summary.total(\.unchanged)) unchanged"
           + (kept > 0 ? ", \(kept) deleted here before (left deleted)" : "")
-          + (summary.skipped > 0 ? "; \(summary.skipped) resources of the bundle are not records Vital keeps" : "")
+          + (summary.skipped == 1 ? "; 1 resource of the bundle is not a record Vital keeps" : "")
+          + (summary.skipped > 1 ? "; \(summary.skipped) resources of the bundle are not records Vital keeps" : "")
       }
     }
 

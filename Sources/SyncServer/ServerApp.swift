@@ -279,7 +279,10 @@ struct SyncAPI: Sendable {
   static func describe(_ error: any Error) -> String {
     switch error as? DecodingError {
     case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c):
-      return "at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+      // Array positions as JSON Pointer writes them (`changes.0`), not as Swift names them.
+      let path = c.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+      guard !path.isEmpty else { return "invalid JSON, or a number too large for a double" }
+      return "at \(path)"
     case .keyNotFound(let key, _):
       return "missing \(key.stringValue)"
     default:

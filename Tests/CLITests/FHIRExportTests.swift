@@ -170,6 +170,42 @@ import Testing
     #expect(try fresh.run(["donor", "history", "--json"]).json.map { ($0 as? [Any])?.count } == 0)
   }
 
+  /// Haemoglobin from another program may be in mmol/L or g/L: converted to g/dL. A unit Vital
+  /// does not convert, or no number, refuses the bundle instead of storing a wrong figure.
+  @Test func measurementsInOtherUnitsAreConvertedOrRefused() throws {
+    let (path, _) = try bundle(vital)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    func withHaemoglobin(_ quantity: [String: Any]) throws -> String {
+      var copy = object
+      copy["entry"] = (object["entry"] as? [[String: Any]] ?? []).map { entry in
+        guard var resource = entry["resource"] as? [String: Any], resource["partOf"] != nil,
+          (resource["code"] as? [String: Any]).map({ "\($0)".contains("718-7") }) == true
+        else { return entry }
+        resource["valueQuantity"] = quantity
+        return entry.merging(["resource": resource]) { $1 }
+      }
+      let file = vital.root + "/hb-\(UUID().uuidString.prefix(8)).json"
+      try JSONSerialization.data(withJSONObject: copy).write(to: URL(fileURLWithPath: file))
+      return file
+    }
+    let fresh = try VitalHome()
+    fresh.environment = vital.environment
+    try ExportImportTests.register(fresh, "anna@example.org")
+    expectCleanError(
+      try fresh.run(["import", try withHaemoglobin(["value": 13.5, "unit": "mg", "code": "mg"])]),
+      mentioning: "haemoglobin is in 'mg'", "nothing was imported")
+    expectCleanError(
+      try fresh.run(["import", try withHaemoglobin(["value": "high", "code": "g/dL"])]),
+      mentioning: "haemoglobin has no number", "nothing was imported")
+    #expect(try fresh.run(["donor", "history", "--json"]).json.map { ($0 as? [Any])?.count } == 0)
+    let run = try fresh.run(["import", try withHaemoglobin(["value": 8.4, "unit": "mmol/L", "code": "mmol/L"])])
+    #expect(run.status == 0, "\(run.stderr)")
+    let history = try #require(try fresh.run(["donor", "history", "--json"]).json as? [[String: Any]])
+    let figures = history.compactMap { ($0["vitals"] as? [String: Any])?["hb_g_dl"] as? Double }
+    #expect(figures.allSatisfy { $0 == 13.5 } && !figures.isEmpty, "8.4 mmol/L is 13.5 g/dL: \(figures)")
+  }
+
   /// Read twice (the second pass writes), a bundle on stdin is kept in a temporary file: it
   /// imports as the file does, measurements before their donation included.
   @Test func aBundleOnStdinImportsAsTheFileDoes() throws {

@@ -41,10 +41,15 @@ enum ClueJSON {
       try stream.elements { stream in
         n += 1
         let bytes = try stream.raw()
-        guard let entry = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-          let day = entry["date"] as? String, let date = LocalDate(String(day.prefix(10))),
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(bytes)) else {
+          throw CycleImportError.element(n, "is not JSON Vital can read (is a number too large for a double?)")
+        }
+        guard let entry = parsed as? [String: Any], let day = entry["date"] as? String,
           let type = entry["type"] as? String
         else { throw CycleImportError.element(n, "needs a \"date\" (YYYY-MM-DD) and a \"type\"") }
+        guard let date = LocalDate(String(day.prefix(10))) else {
+          throw CycleImportError.element(n, "'\(day.prefix(20))' is not a day (YYYY-MM-DD)")
+        }
         guard date <= today else { throw CycleImportError.element(n, "\(date) is in the future") }
         guard date.year >= 1900 else { throw CycleImportError.element(n, "\(date) is before 1900: check the year") }
         sizes[date, default: 0] += bytes.count

@@ -81,8 +81,11 @@ public struct FHIRImport {
           try stream.elements { stream in
             let n = count
             let bytes = try stream.raw()
-            guard let entry = try? JSONSerialization.jsonObject(with: Data(bytes)) as? Resource,
-              let resource = entry["resource"] as? Resource, resource["resourceType"] is String
+            guard let parsed = try? JSONSerialization.jsonObject(with: Data(bytes)) else {
+              throw FHIRImportError.entry(n, "is not JSON Vital can read (is a number too large for a double?)")
+            }
+            guard let entry = parsed as? Resource, let resource = entry["resource"] as? Resource,
+              resource["resourceType"] is String
             else { throw FHIRImportError.entry(n, "has no resource") }
             try body(n, entry["fullUrl"] as? String, resource)
             count += 1
