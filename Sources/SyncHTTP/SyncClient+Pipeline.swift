@@ -24,4 +24,15 @@ extension SyncClient {
   static func start(_ body: Data, url: URL, token: String) -> Task<SyncResponse, any Error> {
     Task { try await exchange(body, url: url, token: token) }
   }
+
+  /// Drops `value` on another thread, which frees it there.
+  static func release<Value>(_ value: consuming Value) {
+    let parcel = Parcel(value)
+    DispatchQueue.global(qos: .utility).async { parcel.value = nil }
+  }
+
+  private final class Parcel<Value>: @unchecked Sendable {
+    var value: Value?
+    init(_ value: consuming Value) { self.value = value }
+  }
 }

@@ -300,17 +300,6 @@ public final class SyncClient {
     changes.map { try? $0.validated(now: .distantFuture, in: datasets) }
   }
 
-  /// Drops `value` on another thread, which frees it there.
-  static func release<Value>(_ value: consuming Value) {
-    let parcel = Parcel(value)
-    DispatchQueue.global(qos: .utility).async { parcel.value = nil }
-  }
-
-  private final class Parcel<Value>: @unchecked Sendable {
-    var value: Value?
-    init(_ value: consuming Value) { self.value = value }
-  }
-
   /// The next page, requested while this one is applied; sealed pages are opened on the way,
   /// on another core than the one writing the database.
   static func prefetch(
