@@ -64,7 +64,10 @@ extension Vital.Donor {
         } else {
           lines.append("No appointment booked.")
         }
-        lines.append("You may donate \(kind.label) \(status.mayDonate(human)).")
+        lines.append(
+          status.eligibility.missing.isEmpty
+            ? "You may donate \(kind.label) \(status.mayDonate(human))."
+            : "When you may donate \(kind.label) is \(status.mayDonate(human)).")
         if !advice.isEmpty { lines += [""] + advice.map { "  - \($0)" } }
         return lines.joined(separator: "\n")
       }

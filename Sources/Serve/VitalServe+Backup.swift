@@ -26,7 +26,11 @@ extension VitalServe {
       let counts = try await AdminStore.run(store) { try await $0.backup(to: out, source: source, now: now) }
       let rows = BackupTable.allCases.map { ($0.rawValue, JSON.int(counts[$0] ?? 0)) }
       try Output(json: json).show(.object([("backup", .string(out)), ("rows", .object(rows))])) {
-        "wrote \(out): " + BackupTable.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
+        "wrote \(out): "
+          + BackupTable.allCases.map {
+            let n = counts[$0] ?? 0
+            return "\(n) \(n == 1 ? String($0.rawValue.dropLast()) : $0.rawValue)"
+          }.joined(separator: ", ")
       }
     }
   }
