@@ -17,7 +17,7 @@ public enum ReplicaError: Error, Equatable, CustomStringConvertible {
         "the \(field.replacingOccurrences(of: "_", with: " ")) of this \(dataset.replacingOccurrences(of: "_", with: " ")) would hold \(size); a value holds at most \(Replica.describe(bytes: Replica.maxValueBytes)): shorten it (nothing was written)"
     case .invalid(let dataset, let id, let field, let reason):
       let kind = dataset.replacingOccurrences(of: "_", with: " ")
-      return "\(kind) \(id.prefix(36)): \(field) is \(reason); nothing was written"
+      return "\(kind) \(id.prefix(64)): \(field) is \(reason); nothing was written"
     }
   }
 }
