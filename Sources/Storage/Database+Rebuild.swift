@@ -1,30 +1,64 @@
 extension Database {
-  /// Gives `table` the shape its description has now, keeping its rows: SQLite cannot change a
-  /// primary key in place. The old table is renamed aside (its indexes dropped first, so their
-  /// names are free), the new one created from the description and filled from the columns
-  /// both have, then the old one dropped. Run inside a transaction (a migration is one).
-  public func rebuild(_ table: Table) throws {
-    let aside = "\(table.name)_before_rebuild"
-    let indexes = try query(
-      "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", table.name
-    ) { try $0.get(0, as: String.self) }
-    for index in indexes { try execute("DROP INDEX \(index)") }
-    let existing = Set(
-      try query("SELECT name FROM pragma_table_info(?)", table.name) { try $0.get(0, as: String.self) })
-    try execute("ALTER TABLE \(table.name) RENAME TO \(aside)")
-    try executeScript(table.createStatements[0])
-    let shared = table.list(table.columnNames.filter(existing.contains))
-    try execute("INSERT INTO \(table.name) (\(shared)) SELECT \(shared) FROM \(aside)")
+  /// Gives table `name` the shape `sql` creates (its `CREATE TABLE` and `CREATE INDEX`
+  /// statements), keeping its rows: SQLite cannot change a primary key in place. The old table is
+  /// renamed aside (its indexes dropped first, so their names are free), the new one created and
+  /// filled from the columns both have, then the old one dropped and the indexes made over the
+  /// filled table. Run inside a transaction (a migration is one).
+  public func rebuild(_ name: String, as sql: String) throws {
+    let aside = "\(name)_before_rebuild"
+    for index in try indexes(of: name) { try execute("DROP INDEX \(index.name)") }
+    let existing = Set(try columns(of: name))
+    try execute("ALTER TABLE \(name) RENAME TO \(aside)")
+    try executeScript(sql)
+    // Indexes are cheaper made once over the rows than kept up while they go in.
+    let indexes = try indexes(of: name)
+    for index in indexes { try execute("DROP INDEX \(index.name)") }
+    let shared = try columns(of: name).filter(existing.contains).map { "\"\($0)\"" }.joined(separator: ", ")
+    try execute("INSERT INTO \(name) (\(shared)) SELECT \(shared) FROM \(aside)")
     try execute("DROP TABLE \(aside)")
-    for statement in table.createStatements.dropFirst() { try execute(statement) }
+    for index in indexes { try execute(index.sql) }
+  }
+
+  /// Gives `table` the shape its description has now (`rebuild(_:as:)`).
+  public func rebuild(_ table: Table) throws {
+    try rebuild(table.name, as: table.createStatements.joined(separator: "\n"))
+  }
+
+  private func indexes(of table: String) throws -> [(name: String, sql: String)] {
+    try query(
+      "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY rowid",
+      table
+    ) { (try $0.get(0, as: String.self), try $0.get(1, as: String.self)) }
+  }
+
+  private func columns(of table: String) throws -> [String] {
+    try query("SELECT name FROM pragma_table_info(?)", table) { try $0.get(0, as: String.self) }
   }
 }
 
 extension Migration {
+  /// A migration that rebuilds each table to the shape its SQL creates (`Database.rebuild`), in
+  /// order, after running `creating`.
+  public init(_ name: String, creating sql: String = "", rebuilding tables: KeyValuePairs<String, String>) {
+    self.init(name) { db in
+      if !sql.isEmpty { try db.executeScript(sql) }
+      for (table, sql) in tables { try db.rebuild(table, as: sql) }
+    }
+  }
+
   /// A migration that rebuilds `tables` from their descriptions (`Database.rebuild`).
   public init(_ name: String, rebuilding tables: [Table]) {
     self.init(name) { db in
       for table in tables { try db.rebuild(table) }
+    }
+  }
+
+  /// This migration, then `body` in the same transaction: a data step after the DDL.
+  public func then(_ body: @escaping @Sendable (Database) throws -> Void) -> Migration {
+    let apply = self.apply
+    return Migration(name) { db in
+      try apply(db)
+      try body(db)
     }
   }
 }
