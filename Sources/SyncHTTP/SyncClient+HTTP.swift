@@ -57,17 +57,9 @@ extension SyncClient {
         let data = Data(try await response.body.collect(upTo: answerLimit).readableBytesView)
         let status = Int(response.status.code)
         if (200..<300).contains(status) { return data }
-        if status == 400, let serverTime = Self.serverTime(data) { throw SyncError.clockAhead(serverTime) }
-        if status == 400, let named = Self.namedRecord(data) {
-          throw SyncError.recordRefused(Self.message(data), dataset: named.dataset, id: named.id)
-        }
-        if status == 413 {
-          let named = Self.namedRecord(data)
-          throw SyncError.tooLarge(Self.message(data), dataset: named?.dataset, id: named?.id)
-        }
-        throw SyncError.http(status: status, message: Self.message(data))
+        throw Refusal(data).error(status: status)
       } catch let error as SyncError {
-        throw error.refined
+        throw error
       } catch is NIOTooManyBytesError {
         // The server answered, too much: asking again would get the same.
         throw SyncError.badResponse("an answer over \(answerLimit >> 20) MiB")
@@ -100,36 +92,10 @@ extension SyncClient {
     return String(text.prefix(200))
   }
 
-  /// The server's time, sent with a refusal of clock readings too far ahead.
-  static func serverTime(_ data: Data) -> Date? {
-    struct Body: Decodable { let server_time: String }
-    return (try? JSONDecoder().decode(Body.self, from: data)).flatMap { ISO8601.date(from: $0.server_time) }
-  }
-
-  /// The record a 413 names, when the server named one.
-  static func namedRecord(_ data: Data) -> (dataset: String, id: String)? {
-    struct Body: Decodable {
-      struct Inner: Decodable {
-        let dataset: String
-        let id: String
-      }
-      let error: Inner
-    }
-    return (try? JSONDecoder().decode(Body.self, from: data)).map { ($0.error.dataset, $0.error.id) }
-  }
-
   /// A refusal's message as the record's reason: what the server kept of the request does not
   /// belong with the record.
   static func stripKept(_ message: String) -> String {
     guard let range = message.range(of: "; nothing of the request was kept") else { return message }
     return String(message[..<range.lowerBound])
-  }
-
-  static func message(_ data: Data) -> String {
-    struct Body: Decodable {
-      struct Inner: Decodable { let message: String }
-      let error: Inner
-    }
-    return (try? JSONDecoder().decode(Body.self, from: data).error.message) ?? "no message"
   }
 }

@@ -23,16 +23,6 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
   /// A server that would keep a sync going without end (`PullBounds`).
   case serverRunaway(server: String, String)
 
-  var refined: SyncError {
-    switch self {
-    case .http(401, let message): return .unauthorized(message)
-    case .http(409, let message) where message.hasPrefix("end-to-end encrypted"): return .encrypted
-    case .http(409, let message) where message.hasPrefix("resync required"): return .resyncRequired
-    case .http(409, let message) where message.hasPrefix("key rotated"): return .keyRotated
-    default: return self
-    }
-  }
-
   public var description: String {
     switch self {
     case .http(let status, let message): return "the server refused the request (\(status)): \(message)"

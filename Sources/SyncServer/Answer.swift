@@ -4,7 +4,7 @@ import Sync
 
 /// Every JSON answer of the server, written one way: members in the order given, text quoted by
 /// `WireJSON.quote`, and JSON the server stored (records' fields, a wrapped key) passed through
-/// as it was checked on the way in. Errors are Hummingbird's `{"error": {"message": ...}}`.
+/// as it was checked on the way in. Errors are `APIError`s.
 enum Answer {
   enum Value {
     case string(String)

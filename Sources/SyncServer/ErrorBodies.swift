@@ -4,8 +4,9 @@ import Logging
 import Replication
 import Sync
 
-/// Every error answer carries the documented body, `{"error": {"message": ...}}`: errors thrown
-/// without a message (an unknown route, a body over the limit) get one that says what to do,
+/// Every error answer carries the documented body, `{"error": {"code": ..., "message": ...}}`
+/// (`APIError`): errors thrown without one (an unknown route, a body over the limit) get a code
+/// by their status and a message that says what to do,
 /// and an unexpected failure becomes a 500 whose details stay in the server's log, by type
 /// only, since an error's text may hold what a request carried.
 struct ErrorBodies: RouterMiddleware {
@@ -19,26 +20,28 @@ struct ErrorBodies: RouterMiddleware {
   ) async throws -> Response {
     do {
       return try await next(request, context)
-    } catch let error as HTTPError where error.body != nil {
+    } catch let error as APIError {
       throw error
     } catch let error as HTTPError where error.status == .notFound {
       let allowed = AllowedMethods.methods(for: request.uri.path)
       guard !allowed.isEmpty, !allowed.contains(request.method) else {
-        throw HTTPError(.notFound, message: message(for: .notFound))
+        throw APIError(.notFound, .notFound, message(for: .notFound))
       }
       let list = allowed.map { $0.rawValue }.joined(separator: ", ")
-      throw HTTPError(
-        .methodNotAllowed, headers: [.allow: list],
-        message: "\(request.uri.path) answers \(list), not \(request.method)")
+      throw APIError(
+        .methodNotAllowed, .methodNotAllowed, "\(request.uri.path) answers \(list), not \(request.method)",
+        headers: [.allow: list])
     } catch let error as HTTPError {
-      throw HTTPError(error.status, headers: error.headers, message: message(for: error.status))
+      throw APIError(
+        error.status, ErrorCode(status: error.status.code), error.body ?? message(for: error.status),
+        headers: error.headers)
     } catch let error as any HTTPResponseError {
-      throw HTTPError(error.status, message: message(for: error.status))
+      throw APIError(error.status, ErrorCode(status: error.status.code), message(for: error.status))
     } catch {
       if RequestMetrics.isDatabaseError(error) { metrics.databaseErrors.increment() }
       logger.error("request failed", metadata: ["error": .string(String(reflecting: type(of: error)))])
-      throw HTTPError(
-        .internalServerError, message: "the server could not complete the request; its log says why")
+      throw APIError(
+        .internalServerError, .internal, "the server could not complete the request; its log says why")
     }
   }
 

@@ -23,9 +23,9 @@ actor Gate {
   func run<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
     if running >= limit {
       guard waiting.count < queue else {
-        throw HTTPError(
-          .serviceUnavailable, headers: [.retryAfter: "2"],
-          message: "the server is busy checking passwords; try again shortly")
+        throw APIError(
+          .serviceUnavailable, .busy, "the server is busy checking passwords; try again shortly",
+          headers: [.retryAfter: "2"])
       }
       await withCheckedContinuation { waiting.append($0) }
     } else {

@@ -127,7 +127,7 @@ struct SyncAPI: Sendable {
     try checkAddress(address)
     do {
       return try await register(try await decode(Credentials.self, request, context))
-    } catch let error as HTTPError where [.forbidden, .conflict].contains(error.status) {
+    } catch let error as APIError where [.forbidden, .conflict].contains(error.status) {
       // Refused, not malformed: an address that keeps trying closed doors or taken emails is limited.
       failed(address, account: nil, .registrationRefused)
       throw error
@@ -139,26 +139,31 @@ struct SyncAPI: Sendable {
     switch configuration.registration {
     case .open: break
     case .closed:
-      throw HTTPError(.forbidden, message: "this server takes no new accounts; ask its operator")
+      throw APIError(.forbidden, .registrationClosed, "this server takes no new accounts; ask its operator")
     case .invite:
       guard let code = credentials.invite, !code.isEmpty else {
-        throw HTTPError(
-          .forbidden, message: "this server takes new accounts by invitation: register with --invite CODE")
+        throw APIError(
+          .forbidden, .inviteRequired, "this server takes new accounts by invitation: register with --invite CODE")
       }
       invite = Crypto.sha256Hex(Data(code.utf8))
     }
     let email: String
-    do { email = try Email.normalize(credentials.email) } catch { throw HTTPError(.badRequest, message: "\(error)") }
-    do { try PasswordPolicy.check(credentials.password) } catch { throw HTTPError(.badRequest, message: "\(error)") }
+    do { email = try Email.normalize(credentials.email) } catch {
+      throw APIError(.badRequest, .invalidEmail, "\(error)")
+    }
+    do { try PasswordPolicy.check(credentials.password) } catch {
+      throw APIError(.badRequest, .weakPassword, "\(error)")
+    }
     let hash = try await hashing.run { try await configuration.hasher.hash(credentials.password) }
     do {
       let id = try await repository.createUser(
         email: email, passwordHash: hash, now: configuration.now(), inviteSHA256: invite)
       return Answer.json(.created, ["id": .string(id), "email": .string(email)])
     } catch SyncRepositoryError.emailTaken {
-      throw HTTPError(.conflict, message: "an account with that email exists on this server; log in instead")
+      throw APIError(.conflict, .accountExists, "an account with that email exists on this server; log in instead")
     } catch SyncRepositoryError.inviteRefused {
-      throw HTTPError(.forbidden, message: "the invite code is unknown, used or older than 7 days; ask for a new one")
+      throw APIError(
+        .forbidden, .inviteRequired, "the invite code is unknown, used or older than 7 days; ask for a new one")
     }
   }
 
@@ -171,7 +176,7 @@ struct SyncAPI: Sendable {
   func getKey(_ request: Request, _ context: SyncRequestContext) async throws -> Response {
     let user = try context.requireLogin().userID
     guard let key = try await repository.syncKey(userID: user) else {
-      throw HTTPError(.notFound, message: "end-to-end encryption is off for this account; no sync key is stored")
+      throw APIError(.notFound, .noKey, "end-to-end encryption is off for this account; no sync key is stored")
     }
     return Answer.json(.ok, ["key": .stored(key)])
   }
@@ -193,13 +198,13 @@ struct SyncAPI: Sendable {
       let key = object["key"] as? [String: Any],
       let keyJSON = try? JSONSerialization.data(withJSONObject: key, options: [.sortedKeys])
     else {
-      throw HTTPError(
-        .badRequest, message: "the body must be {\"key\": {...}}, a wrapped key as docs/sync-protocol.md describes")
+      throw APIError(
+        .badRequest, .badRequest, "the body must be {\"key\": {...}}, a wrapped key as docs/sync-protocol.md describes")
     }
     // Checked before anything is stored or deleted: turning encryption on removes the cleartext,
     // and a key no device can open would leave the account unreadable.
     if let problem = body.key.problem(logN: WrappedKey.serverLogN) {
-      throw HTTPError(.badRequest, message: "the wrapped key is not usable: \(problem); nothing was changed")
+      throw APIError(.badRequest, .invalidKey, "the wrapped key is not usable: \(problem); nothing was changed")
     }
     switch try await repository.setSyncKey(
       userID: user, json: String(decoding: keyJSON, as: UTF8.self), keyID: body.key.keyID, replacing: body.replaces)
@@ -208,8 +213,8 @@ struct SyncAPI: Sendable {
     case .replaced, .rotated:
       return Answer.json(.ok, ["key_id": .string(body.key.keyID), "encryption": .string("on")])
     case .otherKey:
-      throw HTTPError(
-        .conflict, message: "this account already has another sync key; enter its passphrase on this device")
+      throw APIError(
+        .conflict, .keyConflict, "this account already has another sync key; enter its passphrase on this device")
     }
   }
 
@@ -220,7 +225,7 @@ struct SyncAPI: Sendable {
     let buffer = try await request.collectBody(upTo: configuration.bodyLimit)
     let data = Data(buffer.readableBytesView)
     guard Crypto.sha256Hex(data) == sha else {
-      throw HTTPError(.badRequest, message: "the bytes do not match their SHA-256; nothing was stored")
+      throw APIError(.badRequest, .hashMismatch, "the bytes do not match their SHA-256; nothing was stored")
     }
     do {
       try await repository.putBlob(
@@ -235,7 +240,7 @@ struct SyncAPI: Sendable {
     let user = try context.requireLogin().userID
     let sha = try blobName(context)
     guard let data = try await repository.blob(userID: user, sha256: sha) else {
-      throw HTTPError(.notFound, message: "no blob with that hash")
+      throw APIError(.notFound, .notFound, "no blob with that hash")
     }
     return Response(
       status: .ok, headers: [.contentType: "application/octet-stream"],
@@ -245,18 +250,17 @@ struct SyncAPI: Sendable {
   // MARK: Helpers
 
   /// 507: the account's space on this server is full; nothing of the request was kept.
-  static func quotaError(_ usage: String) -> HTTPError {
-    HTTPError(
-      HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
-      message:
-        "this account's space on the server is full (it would hold \(usage)); nothing was stored: delete records, or ask whoever runs the server for more"
+  static func quotaError(_ usage: String) -> APIError {
+    APIError(
+      HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), .quota,
+      "this account's space on the server is full (it would hold \(usage)); nothing was stored: delete records, or ask whoever runs the server for more"
     )
   }
 
   func blobName(_ context: SyncRequestContext) throws -> String {
     let sha = try context.parameters.require("sha256")
     guard sha.count == 64, sha.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
-      throw HTTPError(.badRequest, message: "a blob is named by its SHA-256 in 64 lowercase hex digits")
+      throw APIError(.badRequest, .badRequest, "a blob is named by its SHA-256 in 64 lowercase hex digits")
     }
     return sha
   }
@@ -271,7 +275,7 @@ struct SyncAPI: Sendable {
     do {
       return try JSONDecoder().decode(T.self, from: data)
     } catch {
-      throw HTTPError(.badRequest, message: "the body is not the JSON this endpoint takes (\(Self.describe(error)))")
+      throw APIError(.badRequest, .badRequest, "the body is not the JSON this endpoint takes (\(Self.describe(error)))")
     }
   }
 

@@ -36,9 +36,10 @@ extension SyncAPI {
     guard let until = limiter.blockedUntil(address, now: now) else { return }
     refused(address, .addressLimited)
     let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
-    throw HTTPError(
-      .tooManyRequests, headers: [.retryAfter: String(seconds)],
-      message: "too many failed logins or registrations from this address; try again in \(seconds) seconds")
+    throw APIError(
+      .tooManyRequests, .rateLimited,
+      "too many failed logins or registrations from this address; try again in \(seconds) seconds",
+      headers: [.retryAfter: String(seconds)])
   }
 
   /// Counts a failure against `address` (and the account it tried, if any) and logs it.

@@ -31,9 +31,10 @@ extension SyncAPI {
       if !ok { limiter.recordFailure(address, account: stored.userID, now: now) }
       refused(address, .accountLocked)
       let minutes = Int((until.timeIntervalSince(now) / 60).rounded(.up))
-      throw HTTPError(
-        .tooManyRequests, headers: [.retryAfter: String(Int(until.timeIntervalSince(now).rounded(.up)))],
-        message: "too many failed logins; this account is locked for \(minutes) more minute\(minutes == 1 ? "" : "s")")
+      throw APIError(
+        .tooManyRequests, .accountLocked,
+        "too many failed logins; this account is locked for \(minutes) more minute\(minutes == 1 ? "" : "s")",
+        headers: [.retryAfter: String(Int(until.timeIntervalSince(now).rounded(.up)))])
     }
     if let stored, try await repository.recordLogin(userID: stored.userID, succeeded: ok, now: now) {
       configuration.metrics.lockouts.increment()
@@ -41,9 +42,9 @@ extension SyncAPI {
     guard ok, let stored else {
       configuration.metrics.failedLogins.increment()
       failed(address, account: stored?.userID, .failedLogin)
-      throw HTTPError(.unauthorized, message: "wrong email or password")
+      throw APIError(.unauthorized, .wrongCredentials, "wrong email or password")
     }
-    if stored.suspended { throw HTTPError(.forbidden, message: Authenticate.suspended) }
+    if stored.suspended { throw APIError(.forbidden, .suspended, Authenticate.suspended) }
     let token = try Crypto.randomBytes(32).map { String(format: "%02x", $0) }.joined()
     let digest = Crypto.sha256Hex(Data(token.utf8))
     try await repository.createToken(
@@ -79,11 +80,12 @@ extension SyncAPI {
     let login = try context.requireLogin()
     let id = try context.parameters.require("id")
     guard id.count == DeviceSession.idLength, id.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
-      throw HTTPError(
-        .badRequest, message: "a session is named by its id: 16 lowercase hex digits, as GET /v1/sessions lists them")
+      throw APIError(
+        .badRequest, .badRequest,
+        "a session is named by its id: 16 lowercase hex digits, as GET /v1/sessions lists them")
     }
     guard try await repository.deleteSession(userID: login.userID, id: id) else {
-      throw HTTPError(.notFound, message: "this account has no session with that id; list them with GET /v1/sessions")
+      throw APIError(.notFound, .notFound, "this account has no session with that id; list them with GET /v1/sessions")
     }
     return Response(status: .noContent)
   }
@@ -92,9 +94,9 @@ extension SyncAPI {
   static func deviceName(_ given: String?) throws -> String {
     guard let given, !given.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return DeviceName.unnamed }
     guard let name = DeviceName.checked(given) else {
-      throw HTTPError(
-        .badRequest,
-        message: "device_name takes at most \(DeviceName.maxLength) characters and no control characters")
+      throw APIError(
+        .badRequest, .badRequest,
+        "device_name takes at most \(DeviceName.maxLength) characters and no control characters")
     }
     return name
   }

@@ -13,12 +13,7 @@ extension SyncAPI {
     let body: SyncRequest
     let changes: [ValidatedChange]
     do {
-      switch try await read(request, now: now) {
-      case .changes(let request, let validated): (body, changes) = (request, validated)
-      case .refused(let answer):
-        try await requireAccount(token, now: now)
-        return answer
-      }
+      (body, changes) = try await read(request, now: now)
     } catch {
       try await requireAccount(token, now: now)
       throw error
@@ -32,7 +27,7 @@ extension SyncAPI {
       {
       case .synced(let synced): page = synced
       case .unknownToken: throw Authenticate.unknownToken
-      case .suspended: throw HTTPError(.forbidden, message: Authenticate.suspended)
+      case .suspended: throw APIError(.forbidden, .suspended, Authenticate.suspended)
       }
       configuration.metrics.syncs.increment()
       configuration.metrics.recordsPushed.increment(by: Int64(changes.count))
@@ -48,34 +43,29 @@ extension SyncAPI {
     } catch SyncRepositoryError.quotaExceeded(let usage) {
       throw Self.quotaError(usage)
     } catch SyncRepositoryError.resyncRequired {
-      throw HTTPError(.conflict, message: "resync required: this cursor cannot be served; sync again from the start")
+      throw APIError(
+        .conflict, .resyncRequired, "resync required: this cursor cannot be served; sync again from the start")
     } catch SyncRepositoryError.keyRotated {
-      throw HTTPError(
-        .conflict,
-        message:
-          "key rotated: this account's records are sealed under a new key; enter the sync passphrase on this device")
+      throw APIError(
+        .conflict, .keyRotated,
+        "key rotated: this account's records are sealed under a new key; enter the sync passphrase on this device")
     } catch SyncRepositoryError.cleartextRefused {
-      throw HTTPError(
-        .conflict,
-        message: "end-to-end encrypted: this account takes only sealed values; enter the sync passphrase on this device"
+      throw APIError(
+        .conflict, .encrypted,
+        "end-to-end encrypted: this account takes only sealed values; enter the sync passphrase on this device"
       )
     }
   }
 
-  /// A sync request's body, read and checked: its changes, or the answer that refuses it (a
-  /// clock ahead of the server's, a value too large) where the device is told what to do.
-  enum Read {
-    case changes(SyncRequest, [ValidatedChange])
-    case refused(Response)
-  }
-
-  func read(_ request: Request, now: Date) async throws -> Read {
+  /// A sync request's body, read and checked, and its changes; or the refusal that tells the
+  /// device what to do (stamp its clock anew, set a record aside).
+  func read(_ request: Request, now: Date) async throws -> (SyncRequest, [ValidatedChange]) {
     var request = request
     let data = Data(try await request.collectBody(upTo: configuration.bodyLimit).readableBytesView)
     // The fast reader takes every well-formed request; JSONDecoder reads the rest, to say what is wrong.
     let body = try (try? WireJSON.syncRequest(data)) ?? decode(SyncRequest.self, data)
     guard body.changes.count <= configuration.maxChangesPerRequest else {
-      throw HTTPError(.contentTooLarge, message: "at most \(configuration.maxChangesPerRequest) changes per request")
+      throw APIError(.contentTooLarge, .tooLarge, "at most \(configuration.maxChangesPerRequest) changes per request")
     }
     var changes: [ValidatedChange] = []
     changes.reserveCapacity(body.changes.count)
@@ -87,45 +77,26 @@ extension SyncAPI {
           ValidatedChange(dataset: change.dataset, id: change.id, fields: change.fields, sealed: change.isSealed))
       } catch ChangeSetError.clockAhead(let reading) {
         // The device's clock ran ahead: it is told the server's time, to stamp its changes anew.
-        let message = ChangeSetError.clockAhead(reading).description
-        return .refused(
-          Answer.json(
-            .badRequest,
-            [
-              "error": .stored("{\"message\":" + WireJSON.quote(message) + "}"),
-              "server_time": .string(ISO8601.string(from: now)),
-            ]))
-      } catch ChangeSetError.valueTooLarge(let dataset, let id, let field, let bytes, let limit) {
-        // The record is named, so that the device sets it aside and sends the rest.
-        let message = ChangeSetError.valueTooLarge(
-          dataset: dataset, id: id, field: field, bytes: bytes, limit: limit
-        ).description
-        return .refused(
-          Answer.json(
-            .contentTooLarge,
-            [
-              "error": .stored(
-                "{\"message\":\(WireJSON.quote(message)),\"dataset\":\(WireJSON.quote(dataset)),\"id\":\(WireJSON.quote(id))}"
-              )
-            ]))
-      } catch ChangeSetError.invalidValue(let dataset, let id, let field, let reason) {
-        // The record is named, so that the device sets it aside and sends the rest.
-        let message =
-          ChangeSetError.invalidValue(dataset: dataset, id: id, field: field, reason: reason).description
-          + "; nothing of the request was kept"
-        return .refused(
-          Answer.json(
-            .badRequest,
-            [
-              "error": .stored(
-                "{\"message\":\(WireJSON.quote(message)),\"dataset\":\(WireJSON.quote(dataset)),\"id\":\(WireJSON.quote(id)),\"field\":\(WireJSON.quote(field))}"
-              )
-            ]))
+        var refusal = APIError(.badRequest, .clockAhead, ChangeSetError.clockAhead(reading).description)
+        refusal.serverTime = now
+        throw refusal
       } catch let error as ChangeSetError {
-        throw HTTPError(.badRequest, message: error.description)
+        // A record named is set aside by the device, which sends the rest.
+        switch error {
+        case .valueTooLarge(let dataset, let id, _, _, _):
+          var refusal = APIError(.contentTooLarge, .valueTooLarge, error.description)
+          (refusal.dataset, refusal.id) = (dataset, id)
+          throw refusal
+        case .invalidValue(let dataset, let id, let field, _):
+          var refusal = APIError(.badRequest, .invalidValue, error.description + "; nothing of the request was kept")
+          (refusal.dataset, refusal.id, refusal.field) = (dataset, id, field)
+          throw refusal
+        default:
+          throw APIError(.badRequest, .badRequest, error.description)
+        }
       }
     }
-    return .changes(body, changes)
+    return (body, changes)
   }
 
   /// 401 or 403 unless the token opens an account that may sync.
@@ -133,6 +104,6 @@ extension SyncAPI {
     guard let user = try await repository.user(tokenSHA256: tokenSHA256, now: now) else {
       throw Authenticate.unknownToken
     }
-    if user.suspended { throw HTTPError(.forbidden, message: Authenticate.suspended) }
+    if user.suspended { throw APIError(.forbidden, .suspended, Authenticate.suspended) }
   }
 }

@@ -23,7 +23,7 @@ public struct SyncRequestContext: RequestContext {
   /// The login `Authenticate` set; a route that reads it without the middleware is a bug here,
   /// not the client's mistake.
   func requireLogin() throws -> Login {
-    guard let login else { throw HTTPError(.internalServerError, message: "this route lacks authentication") }
+    guard let login else { throw APIError(.internalServerError, .internal, "this route lacks authentication") }
     return login
   }
 }

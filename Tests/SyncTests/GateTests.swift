@@ -17,7 +17,7 @@ import Testing
               try await Task.sleep(nanoseconds: 400_000_000)
               return "ran"
             }
-          } catch let error as HTTPError {
+          } catch let error as APIError {
             return "\(error.status.code) \(error.headers[.retryAfter] ?? "-")"
           }
         }
