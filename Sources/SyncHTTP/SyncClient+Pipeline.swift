@@ -1,5 +1,6 @@
 import Foundation
 import Replication
+import Storage
 import Sync
 
 /// A push goes out while the answer to the one before is written and the next is read: what
@@ -34,5 +35,70 @@ extension SyncClient {
   private final class Parcel<Value>: @unchecked Sendable {
     var value: Value?
     init(_ value: consuming Value) { self.value = value }
+  }
+
+  /// A page as it arrived (asked for with cursor `since`), and for an encrypted account already
+  /// opened (with its blobs).
+  struct Received: Sendable {
+    var since: String?
+    var response: SyncResponse
+    var opened: ([WireChange], [String: Data])? = nil
+    /// Its changes (opened ones, when sealed) checked: what `check` gives.
+    var checked: [Checked]? = nil
+  }
+
+  typealias Checked = (dataset: Dataset, fields: [String: (value: DatabaseValue, hlc: HLC)])?
+
+  /// Each change as this device applies it, or nil for one it cannot read (a dataset it does not
+  /// know, a bad clock): those are passed over.
+  static func check(_ changes: [WireChange], in datasets: [Dataset]) -> [Checked] {
+    changes.map { try? $0.validated(now: .distantFuture, in: datasets) }
+  }
+
+  /// The next page, requested while this one is applied; sealed pages are opened on the way,
+  /// on another core than the one writing the database.
+  static func prefetch(
+    since cursor: String, key: DataKey?, url: URL, token: String, datasets: [Dataset]
+  ) -> Task<Received, any Error> {
+    Task {
+      let response = try await exchange(
+        WireJSON.encode(SyncRequest(since: cursor, changes: [], keyID: key?.keyID)), url: url,
+        token: token)
+      guard let key, response.encrypted else {
+        return Received(since: cursor, response: response, checked: check(response.changes, in: datasets))
+      }
+      let opened = try await open(
+        response.changes, sealer: try Sealer(key: key), url: url, token: token)
+      // Not checked here: opening is the slower side of a sealed pull.
+      return Received(since: cursor, response: response, opened: opened)
+    }
+  }
+
+  /// One sync request (encoded) and its answer.
+  static func exchange(_ body: Data, url: URL, token: String) async throws -> SyncResponse {
+    let data = try await send("POST", "/v1/sync", body: body, token: token, url: url)
+    guard var parsed = try? WireJSON.syncResponse(data) else {
+      throw SyncError.badResponse("the sync answer is not the JSON of docs/sync-protocol.md")
+    }
+    parsed.receivedBytes = data.count
+    return parsed
+  }
+
+  /// Does what the loop decided after a refusal (`SyncLoop.refused`, `oversized`).
+  func perform(_ action: SyncLoop.Action, _ summary: inout Summary) throws {
+    switch action {
+    case .next, .shrink: break
+    case .resync(let requeue):
+      if requeue { try replica.requeueAll() }
+      summary.cursor = nil
+    case .restamp(let serverTime):
+      // Changes stamped while this device's clock ran ahead are stamped again at the server's
+      // time, and the clock starts from there (docs/sync-protocol.md, "The clock").
+      try replica.restamp(after: serverTime)
+    case .setAside(let dataset, let id, let reason, let bytes):
+      summary.setAside.append(try record(dataset, id: id, reason: reason, bytes: bytes))
+    case .fail(let error): throw error
+    case .unlock, .resendEverything: preconditionFailure("a whole sync's recovery, not a request's")
+    }
   }
 }

@@ -12,7 +12,7 @@ extension SyncClient {
     progress: (Summary) -> Void = { _ in }
   ) async throws -> Summary {
     var cursor = cursor
-    var recovered = false
+    var loop = SyncLoop(limits: limits)
     while true {
       do {
         return try await sync(
@@ -21,17 +21,19 @@ extension SyncClient {
             cursor = $0
             try saveCursor($0)
           }, progress: progress)
-      } catch SyncError.encrypted where !recovered && syncKey == nil {
-        _ = try await unlock(passphrase: try passphrase(), token: token)
-      } catch SyncError.keyRotated where !recovered {
-        // The new key replaces the old one here; everything goes again, sealed under it.
-        let secret: String
-        do { secret = try passphrase() } catch EncryptionError.passphraseNeeded { throw SyncError.keyRotated }
-        _ = try await unlock(passphrase: secret, token: token)
-      } catch SyncError.keyMissing where !recovered {
-        try resendEverything()
+      } catch let error as SyncError {
+        switch loop.failed(error, hasKey: syncKey != nil) {
+        case .unlock(let rotated):
+          // After a rotation the new key replaces the old one here; everything goes again, sealed under it.
+          let secret: String
+          do { secret = try passphrase() } catch EncryptionError.passphraseNeeded where rotated {
+            throw SyncError.keyRotated
+          }
+          _ = try await unlock(passphrase: secret, token: token)
+        case .resendEverything: try resendEverything()
+        default: throw error
+        }
       }
-      recovered = true
     }
   }
 }

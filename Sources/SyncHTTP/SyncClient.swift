@@ -85,8 +85,7 @@ public final class SyncClient {
   ) async throws -> Summary {
     var summary = Summary(cursor: cursor)
     var bounds = PullBounds(server: url.absoluteString, maxBytes: maxPullBytes)
-    var resyncs = 0
-    var restamps = 0
+    var loop = SyncLoop(limits: limits)
     // While one page is applied the next is already on its way: the server's time and the
     // network hide behind the local writes.
     var prefetched: Task<Received, any Error>?
@@ -103,7 +102,6 @@ public final class SyncClient {
     let sealer = try key.map { try Sealer(key: $0) }
     // A record set aside earlier goes again once it fits (an edit shortened it).
     try replica.requeueSetAside(in: datasets)
-    var budget = limits.bodyBytes / 2
     // Pulled records not applied yet, and the newest clock among them.
     var held: (records: [Replica.Incoming], newest: HLC?) = ([], nil)
     // The batch after the one on its way, read while the server merged that one.
@@ -129,13 +127,17 @@ public final class SyncClient {
     }
     while true {
       let batch: Batch
-      if let next = prepared.take(), next.budget == budget {
+      if let next = prepared.take(), next.budget == loop.budget {
         batch = next
       } else {
         try write(unwritten.take())
-        batch = try await prepare(after: 0, budget: budget, sealer: sealer, token: token, setAside: &summary.setAside)
+        batch = try await prepare(
+          after: 0, budget: loop.budget, sealer: sealer, token: token, setAside: &summary.setAside)
       }
       let (pending, outgoing) = (batch.pending, batch.outgoing)
+      let sent = outgoing.map {
+        SyncLoop.Sent(wireDataset: $0.wire.dataset, wireID: $0.wire.id, dataset: $0.dataset, id: $0.id)
+      }
       let since = summary.cursor
       let received: Received
       do {
@@ -144,20 +146,10 @@ public final class SyncClient {
           received = try await next.value
         } else {
           let body = WireJSON.encode(since: since, keyID: key?.keyID, changes: batch.encoded)
-          if body.count > limits.bodyBytes, let first = outgoing.first {
+          if body.count > limits.bodyBytes, !outgoing.isEmpty {
+            // The estimate fell short (text that grows when escaped).
             try write(unwritten.take())
-            // The estimate fell short (text that grows when escaped): a smaller batch, or this
-            // record alone is too large for any request.
-            if outgoing.count > 1 {
-              budget = max(budget / 2, 1)
-            } else {
-              summary.setAside.append(
-                try record(
-                  first.dataset, id: first.id,
-                  reason:
-                    "it takes \(Replica.describe(bytes: body.count)) to send, more than the server takes in a request (\(Replica.describe(bytes: limits.bodyBytes)))",
-                  bytes: body.count))
-            }
+            try perform(loop.oversized(bytes: body.count, limit: limits.bodyBytes, sent: sent), &summary)
             continue
           }
           let request = Self.start(body, url: url, token: token)
@@ -170,7 +162,7 @@ public final class SyncClient {
             try write(unwritten.take())
             if let last = pending.last {
               prepared = try await prepare(
-                after: last.seq, budget: budget, sealer: sealer, token: token, setAside: &summary.setAside)
+                after: last.seq, budget: loop.budget, sealer: sealer, token: token, setAside: &summary.setAside)
             }
           } catch {
             request.cancel()
@@ -181,52 +173,16 @@ public final class SyncClient {
         prefetched = nil
       } catch let failure as WhileWaiting {
         throw failure.error
-      } catch SyncError.resyncRequired where resyncs < 2 {
-        // The server cannot serve this cursor: it was restored from a backup, or it is another
-        // server. It may lack what this device sent since, so everything goes again (each field
-        // with its own clock: a no-op where the server has it) and everything comes back.
-        if resyncs == 0 { try replica.requeueAll() }
-        resyncs += 1
+      } catch let error as SyncError {
+        // What was read ahead belongs to a request that did not go through.
         prefetched = nil
         prepared = nil
-        summary.cursor = nil
-        continue
-      } catch SyncError.clockAhead(let serverTime) where restamps < 1 {
-        // Changes stamped while this device's clock ran ahead are stamped again at the
-        // server's time, and the clock starts from there (docs/sync-protocol.md, "The clock").
-        restamps += 1
-        prefetched = nil
-        prepared = nil
-        try replica.restamp(after: serverTime)
-        continue
-      } catch SyncError.tooLarge(let message, let dataset, let id) where !outgoing.isEmpty {
-        // The server names the record it refused, or the request was too large as a whole.
-        prefetched = nil
-        prepared = nil
-        let named = outgoing.first { $0.wire.dataset == dataset && $0.wire.id == id }
-        if let refused = named ?? (outgoing.count == 1 ? outgoing[0] : nil) {
-          summary.setAside.append(
-            try record(refused.dataset, id: refused.id, reason: "the server refused it: \(message)", bytes: 0))
-        } else {
-          budget = max(budget / 2, 1)
-        }
-        continue
-      } catch SyncError.recordRefused(let message, let dataset, let id) where !outgoing.isEmpty {
-        // A value this Vital stored before its rules were written: held back, the rest goes.
-        prefetched = nil
-        prepared = nil
-        guard let refused = outgoing.first(where: { $0.wire.dataset == dataset && $0.wire.id == id }) else {
-          throw SyncError.recordRefused(message, dataset: dataset, id: id)
-        }
-        summary.setAside.append(
-          try record(
-            refused.dataset, id: refused.id, reason: Replica.SetAside.invalidPrefix + Self.stripKept(message), bytes: 0)
-        )
+        try perform(loop.refused(error, sent: sent), &summary)
         continue
       }
       if let stated = received.response.limits {
         limits = stated
-        budget = min(budget, stated.bodyBytes / 2)
+        loop.stated(stated)
       }
       try bounds.check(since: received.since, received.response)
       let response = received.response
@@ -256,12 +212,14 @@ public final class SyncClient {
       // of every index on each commit, and each commit writes them all again to the log. Not
       // sealed pages: the next one is opened on another core while this one is applied, and
       // holding them would leave that core idle.
-      if !pending.isEmpty || !response.hasMore || sealer != nil || held.records.count >= heldRecords || bounds.exhausted
+      if SyncLoop.writesNow(
+        pushed: !pending.isEmpty, hasMore: response.hasMore, sealed: sealer != nil, held: held.records.count,
+        heldLimit: heldRecords, exhausted: bounds.exhausted)
       {
         let acknowledgement = Acknowledgement(
           records: held.records, newest: held.newest, seq: pending.last?.seq, cursor: response.cursor)
         held = ([], nil)
-        if !pending.isEmpty, let next = prepared, !next.pending.isEmpty, next.budget == budget {
+        if !pending.isEmpty, let next = prepared, !next.pending.isEmpty, next.budget == loop.budget {
           unwritten = acknowledgement
         } else {
           try write(acknowledgement)
@@ -271,7 +229,7 @@ public final class SyncClient {
       summary.pulled += response.changes.count
       summary.cursor = response.cursor
       progress(summary)
-      if pending.isEmpty && !response.hasMore { return summary }
+      if SyncLoop.finished(pushed: !pending.isEmpty, hasMore: response.hasMore) { return summary }
       if bounds.exhausted {
         try write(unwritten.take())
         throw bounds.exhaustedError
@@ -280,53 +238,6 @@ public final class SyncClient {
       // sends the next (the server's core, which waits for it).
       Self.release((consume batch, consume pending, consume outgoing))
     }
-  }
-
-  /// A page as it arrived (asked for with cursor `since`), and for an encrypted account already
-  /// opened (with its blobs).
-  struct Received: Sendable {
-    var since: String?
-    var response: SyncResponse
-    var opened: ([WireChange], [String: Data])? = nil
-    /// Its changes (opened ones, when sealed) checked: what `check` gives.
-    var checked: [Checked]? = nil
-  }
-
-  typealias Checked = (dataset: Dataset, fields: [String: (value: DatabaseValue, hlc: HLC)])?
-
-  /// Each change as this device applies it, or nil for one it cannot read (a dataset it does not
-  /// know, a bad clock): those are passed over.
-  static func check(_ changes: [WireChange], in datasets: [Dataset]) -> [Checked] {
-    changes.map { try? $0.validated(now: .distantFuture, in: datasets) }
-  }
-
-  /// The next page, requested while this one is applied; sealed pages are opened on the way,
-  /// on another core than the one writing the database.
-  static func prefetch(
-    since cursor: String, key: DataKey?, url: URL, token: String, datasets: [Dataset]
-  ) -> Task<Received, any Error> {
-    Task {
-      let response = try await exchange(
-        WireJSON.encode(SyncRequest(since: cursor, changes: [], keyID: key?.keyID)), url: url,
-        token: token)
-      guard let key, response.encrypted else {
-        return Received(since: cursor, response: response, checked: check(response.changes, in: datasets))
-      }
-      let opened = try await open(
-        response.changes, sealer: try Sealer(key: key), url: url, token: token)
-      // Not checked here: opening is the slower side of a sealed pull.
-      return Received(since: cursor, response: response, opened: opened)
-    }
-  }
-
-  /// One sync request (encoded) and its answer.
-  static func exchange(_ body: Data, url: URL, token: String) async throws -> SyncResponse {
-    let data = try await send("POST", "/v1/sync", body: body, token: token, url: url)
-    guard var parsed = try? WireJSON.syncResponse(data) else {
-      throw SyncError.badResponse("the sync answer is not the JSON of docs/sync-protocol.md")
-    }
-    parsed.receivedBytes = data.count
-    return parsed
   }
 
   /// A batch that filled up may end inside a record; that record waits for the next batch, so

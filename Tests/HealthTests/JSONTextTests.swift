@@ -1,0 +1,23 @@
+import Core
+import Foundation
+import Testing
+
+/// One escaper for all JSON Vital writes: the wire's `JSONText` and the document writer `JSON`
+/// agree, a parser reads back what went in, and nothing that ends a line in JavaScript is left raw.
+@Suite struct JSONTextTests {
+  static let samples = [
+    "plain", "", "quote \" and \\ backslash", "line\nbreak\ttab\rreturn", "\u{0}\u{1}\u{1f}", "line\u{2028}separator",
+    "paragraph\u{2029}separator", "en – dash, € and … (E2 lead bytes)", "emoji 🩸 and ümlaut", "\u{e2}\u{80}",
+  ]
+
+  @Test(arguments: samples) func theWriterAndTheWireEscapeAlike(_ text: String) throws {
+    let quoted = JSONText.quote(text)
+    #expect(JSON.string(text).serialized() == quoted)
+    var bytes: [UInt8] = []
+    JSONText.appendQuoted(text, to: &bytes)
+    #expect(String(decoding: bytes, as: UTF8.self) == quoted)
+    #expect(!quoted.unicodeScalars.contains { $0.value == 0x2028 || $0.value == 0x2029 || $0.value < 0x20 })
+    let parsed = try JSONSerialization.jsonObject(with: Data("[\(quoted)]".utf8)) as? [String]
+    #expect(parsed == [text])
+  }
+}
