@@ -12,7 +12,12 @@ public final class App {
   public let calendar: Calendar
   public let output: Output
 
-  public init(_ global: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+  /// Opens the data folder for `command` (`donor edit`): the writes it makes are one change in
+  /// the undo journal. By default, the command `start()` is running.
+  public init(
+    _ global: GlobalOptions, command: String? = App.runningCommand,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws {
     // Files Vital creates (database, WAL, session, backups) are the owner's alone.
     umask(0o077)
     output = Output(json: global.json)
@@ -23,12 +28,11 @@ public final class App {
     home = try Home.prepare(Home.resolve(option: global.home, environment: environment))
     db = try VitalSchema.open(path: home.databasePath)
     chmod(home.databasePath, 0o600)
-    if let command = Self.commandName { ChangeJournal.begin(db, command: command) }
+    if let command { ChangeJournal.begin(db, command: command) }
   }
 
-  /// The running command's name (`donor edit`), set once parsing found it: the writes a command
-  /// makes are one change in the undo journal.
-  nonisolated(unsafe) public static var commandName: String?
+  /// The name of the command `start()` runs (`donor edit`), bound for the time it runs.
+  @TaskLocal public static var runningCommand: String?
 
   /// `VITAL_NOW` replaces the system clock when set; `TZ` names the local zone.
   public static func clock(_ environment: [String: String]) throws -> (Date, TimeZone) {

@@ -18,13 +18,14 @@ extension ParsableCommand {
       }
       exit(withError: error)
     }
-    App.commandName = commandPath(to: type(of: command))
     do {
-      if var asyncCommand = command as? AsyncParsableCommand {
-        try await asyncCommand.run()
-      } else {
-        var command = command
-        try command.run()
+      try await App.$runningCommand.withValue(commandPath(to: type(of: command))) {
+        if var asyncCommand = command as? AsyncParsableCommand {
+          try await asyncCommand.run()
+        } else {
+          var command = command
+          try command.run()
+        }
       }
     } catch let error where CommandLineErrors.isParserError(error) {
       exit(withError: error)

@@ -39,7 +39,7 @@ extension ChangeJournal {
     let undoID = try db.transaction { db -> String in
       ChangeJournal.begin(db, command: "undo \(change.seq)", undoing: change.id)
       defer { ChangeJournal.end(db) }
-      let undoID = db.labels[Label.id]!
+      let undoID = db[attached: Open.self]!.id
       // An import's batches are taken back together: one pass over each dataset's clocks.
       let imports = Dictionary(grouping: change.steps.filter { $0.action == .import }, by: \.dataset)
       for (name, steps) in imports.sorted(by: { $0.key < $1.key }) {

@@ -24,20 +24,28 @@ public struct ChangeJournal {
   /// belong to it. The change is stored with its first write, so a command that changes
   /// nothing leaves nothing to undo.
   public static func begin(_ db: Database, command: String, undoing: String? = nil) {
-    db.labels[Label.id] = UUID().uuidString.lowercased()
-    db.labels[Label.command] = command
-    db.labels[Label.undoes] = undoing
+    db[attached: Open.self] = Open(id: UUID().uuidString.lowercased(), command: command, undoes: undoing)
   }
 
   /// Stops journaling writes on `db`.
   public static func end(_ db: Database) {
-    for label in [Label.id, Label.command, Label.undoes] { db.labels[label] = nil }
+    db[attached: Open.self] = nil
   }
 
-  enum Label {
-    static let id = "change.id"
-    static let command = "change.command"
-    static let undoes = "change.undoes"
+  /// The change open on `db`, to carry on with on another connection (`resume`).
+  public static func open(on db: Database) -> Open? { db[attached: Open.self] }
+
+  /// Journals the writes made through `db` as part of `change` (made on another connection).
+  public static func resume(_ change: Open?, on db: Database) {
+    db[attached: Open.self] = change
+  }
+
+  /// The change a command is making on a connection, attached to it between `begin` and `end`.
+  public struct Open: Sendable {
+    let id: String
+    let command: String
+    /// The change this one undoes.
+    let undoes: String?
   }
 
   /// What a step did to its record.
@@ -75,12 +83,13 @@ public struct ChangeJournal {
     _ action: Action, _ dataset: Dataset, id: String, hlc: HLC, fields: [String], before: [String: DatabaseValue] = [:],
     at now: Date
   ) throws {
-    guard let change = db.labels[Label.id], let command = db.labels[Label.command] else { return }
+    guard let open = db[attached: Open.self] else { return }
+    let change = open.id
     try db.execute(
       """
       INSERT INTO change_log (id, account_id, at, command, undoes)
       SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS (SELECT 1 FROM change_log WHERE id = ?1)
-      """, change, accountID, now, command, db.labels[Label.undoes])
+      """, change, accountID, now, open.command, open.undoes)
     if db.changes == 1 { try prune() }
     let n =
       try db.scalar(Int.self, "SELECT coalesce(max(n), -1) + 1 FROM change_step WHERE change_id = ?", change) ?? 0
@@ -94,7 +103,7 @@ public struct ChangeJournal {
   }
 
   /// Whether a change is open on `db`.
-  static func isOpen(_ db: Database) -> Bool { db.labels[Label.id] != nil }
+  static func isOpen(_ db: Database) -> Bool { db[attached: Open.self] != nil }
 
   private func prune() throws {
     try db.execute(

@@ -21,9 +21,14 @@ public final class Database {
   /// (`Database+Checkpoint`), and how many make one due.
   var loggedPages: Int32 = 0
   var deferredCheckpoint: (pages: Int32, limit: Int32)?
-  /// What the program says about the work done on this connection (the command that runs, say).
-  /// Storage keeps it for the layers above and never reads it.
-  public var labels: [String: String] = [:]
+  /// What the layers above attach to this connection while work runs on it (the change a
+  /// command is making, say), one value per type: Storage keeps them and never reads them.
+  private var attachments: [ObjectIdentifier: any Sendable] = [:]
+
+  public subscript<Value: Sendable>(attached type: Value.Type) -> Value? {
+    get { attachments[ObjectIdentifier(type)] as? Value }
+    set { attachments[ObjectIdentifier(type)] = newValue }
+  }
 
   public struct Options: Sendable {
     public var readOnly = false

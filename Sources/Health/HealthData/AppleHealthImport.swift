@@ -73,11 +73,11 @@ public final class AppleHealthImport {
     let head = (try? handle.read(upToCount: 4)) ?? Data()
     guard !head.isEmpty else { throw HealthImportError.empty(name) }
     let (database, accountID, now) = (self.path, self.accountID, self.now)
-    // The writer's connection carries this one's labels: its writes belong to the same change.
-    let labels = db.labels
+    // The writer's connection carries this one's open change: its writes belong to it.
+    let change = ChangeJournal.open(on: db)
     let writer = BatchWriter<ImportSink.Batch, ImportSink.Counts>(
       name: "vital import writer",
-      open: { try ImportSink(path: database, accountID: accountID, now: now, labels: labels) },
+      open: { try ImportSink(path: database, accountID: accountID, now: now, change: change) },
       write: { try $0.write($1) }, close: { $0.counts })
     self.writer = writer
     defer {

@@ -20,11 +20,11 @@ struct ImportSink {
   let replica: Replica
   var counts = Counts()
 
-  init(path: String, accountID: String, now: Date, labels: [String: String] = [:]) throws {
+  init(path: String, accountID: String, now: Date, change: ChangeJournal.Open? = nil) throws {
     var options = Database.Options()
     options.create = false
     db = try Database(path: path, options: options)
-    db.labels = labels
+    ChangeJournal.resume(change, on: db)
     // Fewer, larger checkpoints while the import writes: the WAL is copied back less often.
     try db.execute("PRAGMA wal_autocheckpoint=20000")
     replica = Replica(db: db, accountID: accountID, now: now)
