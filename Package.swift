@@ -143,6 +143,8 @@ let package = Package(
         .product(name: "PostgresNIO", package: "postgres-nio"),
       ]),
     .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
+    // Clocks, the merge, the outbox and pages applied in bulk, over Vital's real schema.
+    .testTarget(name: "ReplicationTests", dependencies: ["Replication", "Storage", "Core", "Schema"]),
     .testTarget(name: "AuthTests", dependencies: ["Auth", "Cryptography", "Core", "Storage", "Schema"]),
     // Reads Sources/ and docs/architecture.md: which module may import which.
     .testTarget(name: "ArchitectureTests"),

@@ -146,8 +146,28 @@ public enum FieldMerge {
     return marks.max { $0.1 < $1.1 }.map { (kind: $0.0, hlc: $0.1) }
   }
 
-  public static func wins(_ incoming: HLC, over current: HLC?) -> Bool {
+  /// Whether a field's change wins over the one held: its clock is higher, or none is held. The
+  /// one rule every device and the server apply (a clock's canonical text sorts like the clock,
+  /// so the server compares texts).
+  public static func wins<Clock: Comparable>(_ incoming: Clock, over current: Clock?) -> Bool {
     guard let current else { return true }
     return incoming > current
+  }
+
+  /// `incoming` merged into `current` field by field, each taken when it `wins`; nil when
+  /// nothing changed. The server keeps records so; a device merges into its tables by the same
+  /// rule, with deletion on top (`Replica.apply`).
+  public static func merge<Field, Clock: Comparable>(
+    _ current: [String: Field], _ incoming: [String: Field], clock: (Field) -> Clock
+  ) -> [String: Field]? {
+    // A new record (most of a first push) is what came, as it came.
+    if current.isEmpty { return incoming.isEmpty ? nil : incoming }
+    var merged = current
+    var changed = false
+    for (name, field) in incoming where wins(clock(field), over: merged[name].map(clock)) {
+      merged[name] = field
+      changed = true
+    }
+    return changed ? merged : nil
   }
 }

@@ -1,3 +1,4 @@
+import Replication
 import Sync
 
 /// A stored record as a sync request finds it: its fields as kept, and its sequence number.
@@ -38,7 +39,7 @@ struct MergedWrites {
       let at = slot[key]
       let before = at == nil && !stored.isEmpty ? stored[key] : nil
       let fields = try at.map { current[$0] } ?? before.map { try WireJSON.fields($0.fields) } ?? [:]
-      guard let merged = ServerMerge.merge(fields, change.fields) else { continue }
+      guard let merged = FieldMerge.merge(fields, change.fields, clock: \.hlc) else { continue }
       self.seq += 1
       let json = WireJSON.encode(merged)
       if let at {

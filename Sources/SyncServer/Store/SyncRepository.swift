@@ -274,21 +274,3 @@ extension SyncRepositoryError {
     if changes.contains(where: { !$0.sealed }) { throw cleartextRefused }
   }
 }
-
-/// The field-level merge on the server: the same rule as `Replica.apply` (FieldMerge).
-enum ServerMerge {
-  /// Merges `incoming` into `current`; returns the merged map when anything changed.
-  static func merge(_ current: [String: WireField], _ incoming: [String: WireField]) -> [String: WireField]? {
-    // A new record (most of a first push) is what came, as it came.
-    if current.isEmpty { return incoming.isEmpty ? nil : incoming }
-    var merged = current
-    var changed = false
-    for (name, field) in incoming {
-      // Canonical clock text sorts like the clock: comparing strings is comparing clocks.
-      if let existing = merged[name], existing.hlc >= field.hlc { continue }
-      merged[name] = field
-      changed = true
-    }
-    return changed ? merged : nil
-  }
-}
