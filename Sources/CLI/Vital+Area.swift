@@ -16,15 +16,7 @@ extension Vital {
 
 extension Guidelines.Language: ExpressibleByArgument {}
 
-struct AreaContext {
-  let app: App
-  let store: AreaStore
-
-  init(_ global: GlobalOptions) throws {
-    app = try App(global)
-    store = AreaStore(db: app.db, account: try app.requireAccount(), now: app.now)
-  }
-
+extension Context where Store == AreaStore {
   static func point(lat: Double, lon: Double) throws -> GeoPoint {
     guard lat.isFinite, lon.isFinite, (-90...90).contains(lat), (-180...180).contains(lon) else {
       throw ValidationError("--lat must be within -90..90 and --lon within -180..180")

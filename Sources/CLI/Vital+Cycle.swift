@@ -20,16 +20,6 @@ extension Vital {
   }
 }
 
-struct CycleContext {
-  let app: App
-  let store: PeriodStore
-
-  init(_ global: GlobalOptions) throws {
-    app = try App(global)
-    store = PeriodStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
-  }
-}
-
 extension App {
   func json(_ p: Period) -> JSON {
     .object([

@@ -19,21 +19,6 @@ extension Vital {
   }
 }
 
-/// What every donor command opens: the account, its profile and its donations.
-struct DonorContext {
-  let app: App
-  let account: Account
-  let profile: Profile
-  let store: DonationStore
-
-  init(_ global: GlobalOptions) throws {
-    app = try App(global)
-    account = try app.requireAccount()
-    profile = try ProfileStore(db: app.db, account: account, now: app.now).load()
-    store = DonationStore(db: app.db, account: account, now: app.now, calendar: app.calendar)
-  }
-}
-
 extension Vital.Donor {
   struct Questions: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -18,15 +18,7 @@ extension Goal.Kind: ExpressibleByArgument {
   public static var allValueStrings: [String] { allCases.map(\.name) }
 }
 
-struct GoalsContext {
-  let app: App
-  let store: GoalStore
-
-  init(_ global: GlobalOptions) throws {
-    app = try App(global)
-    store = GoalStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
-  }
-
+extension Context where Store == GoalStore {
   func json(_ g: Goal) -> JSON {
     .object([
       ("id", .string(g.id)), ("type", .string(g.kind.name)), ("target", .double(g.target)),

@@ -4,15 +4,7 @@ import Core
 import Foundation
 import Health
 
-struct HealthContext {
-  let app: App
-  let store: HealthStore
-
-  init(_ global: GlobalOptions) throws {
-    app = try App(global)
-    store = HealthStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
-  }
-
+extension Context where Store == HealthStore {
   func json(_ s: HealthStore.Sample) -> JSON {
     .object([
       ("id", .string(s.id)), ("type", .string(s.name ?? s.type)), ("value", HealthJSON.number(s.value)),

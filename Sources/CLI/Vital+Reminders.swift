@@ -16,17 +16,7 @@ extension Vital {
 
 extension ReminderSource: ExpressibleByArgument {}
 
-struct RemindersContext {
-  let app: App
-  let account: Account
-  let engine: ReminderEngine
-
-  init(_ global: GlobalOptions) throws {
-    app = try App(global)
-    account = try app.requireAccount()
-    engine = ReminderEngine(db: app.db, account: account, now: app.now, calendar: app.calendar)
-  }
-
+extension Context where Store == ReminderEngine {
   /// `--from`/`--to` placed on the time line; `to` defaults to `days` after `from`.
   func window(_ from: DateTimeArgument?, _ to: DateTimeArgument?, days: Int) throws -> (Date, Date) {
     let start = try from.map { try app.instant($0, bareDateIsMidnight: true) } ?? app.now
@@ -65,7 +55,7 @@ extension Vital.Reminders {
     func run() async throws {
       let c = try RemindersContext(global)
       let (start, end) = try c.window(from, to, days: 7)
-      let reminders = try c.engine.reminders(from: start, to: end)
+      let reminders = try c.store.reminders(from: start, to: end)
       try c.app.output.show(.array(reminders.map(c.json))) {
         guard !reminders.isEmpty else { return "No reminders until \(c.app.human(end))." }
         var table = TextTable(["when", "kind", "what"])
@@ -91,7 +81,7 @@ extension Vital.Reminders {
     func run() async throws {
       let c = try RemindersContext(global)
       let (start, end) = try c.window(from, to, days: 30)
-      let feed = try c.engine.feed(from: start, to: end)
+      let feed = try c.store.feed(from: start, to: end)
       let document = ICalendar.document(feed, stamp: c.app.now, product: "vital \(Vital.version)")
       let toFile = out != nil && out != "-"
       // --json prints one JSON document: the calendar inside it, or what went to the file.
@@ -148,9 +138,9 @@ extension Vital.Reminders {
   enum Toggle {
     static func set(_ global: GlobalOptions, _ source: ReminderSource, on: Bool, at: String? = nil) throws {
       let c = try RemindersContext(global)
-      try c.engine.settings.set(source, enabled: on, at: at)
-      let enabled = try c.engine.settings.enabled()
-      let time = try c.engine.settings.time(.temperature)
+      try c.store.settings.set(source, enabled: on, at: at)
+      let enabled = try c.store.settings.enabled()
+      let time = try c.store.settings.time(.temperature)
       let json = JSON.object(
         ReminderSource.allCases.map { ($0.rawValue, .bool(enabled.contains($0))) } + [
           ("temperature_at", .optional(time))
@@ -207,7 +197,7 @@ extension Vital.Reminders {
       let desktop = c.app.output.json ? nil : DesktopNotifier.find()
       let discreet = try ReminderSettings(db: c.app.db, account: c.account).discreet()
       var due = 0
-      let outcome = try ReminderDelivery(engine: c.engine).run { reminder, missed in
+      let outcome = try ReminderDelivery(engine: c.store).run { reminder, missed in
         if discreet {
           due += 1
           return

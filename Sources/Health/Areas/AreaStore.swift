@@ -3,16 +3,11 @@ import Foundation
 import Storage
 
 /// Districts, their incidence, the phase thresholds, and one account's watched places.
-public struct AreaStore {
-  let db: Database
-  let account: Account
-  let now: Date
+public struct AreaStore: AccountScoped {
 
-  public init(db: Database, account: Account, now: Date) {
-    self.db = db
-    self.account = account
-    self.now = now
-  }
+  public let scope: AccountScope
+
+  public init(_ scope: AccountScope) { self.scope = scope }
 
   // MARK: Districts
 

@@ -5,7 +5,7 @@ import Storage
 /// Every kind of record as RFC 4180 CSV, one documented header each (docs/cli.md, "CSV"):
 /// what `vital export --format csv` and each kind's own `export` write. Date-times are ISO 8601
 /// with the local offset, days `YYYY-MM-DD`; a value not known is an empty field, never 0.
-public struct CSVExport {
+public struct CSVExport: AccountScoped {
   public enum Kind: String, CaseIterable, Sendable {
     case donations, doses, periods, notes, samples
     case dailyTotals = "daily-totals"
@@ -31,26 +31,18 @@ public struct CSVExport {
     public var fileName: String { "\(rawValue).csv" }
   }
 
-  let db: Database
-  let account: Account
-  let now: Date
-  let calendar: Calendar
+  public let scope: AccountScope
 
-  public init(db: Database, account: Account, now: Date, calendar: Calendar) {
-    self.db = db
-    self.account = account
-    self.now = now
-    self.calendar = calendar
-  }
+  public init(_ scope: AccountScope) { self.scope = scope }
 
   /// Streams `kind` to `write` in chunks; returns the rows written (the header not counted).
   @discardableResult
   public func write(_ kind: Kind, to write: @escaping ([UInt8]) throws -> Void) throws -> Int {
     switch kind {
     case .donations:
-      return try DonationStore(db: db, account: account, now: now, calendar: calendar).exportCSV(write: write)
+      return try DonationStore(scope).exportCSV(write: write)
     case .doses:
-      return try MedicationStore(db: db, account: account, now: now, calendar: calendar).exportCSV(write: write)
+      return try MedicationStore(scope).exportCSV(write: write)
     default:
       var csv = CSVWriter(sink: write)
       for name in kind.header { csv.field(name) }
@@ -70,7 +62,7 @@ public struct CSVExport {
     }
     switch kind {
     case .periods:
-      for p in try PeriodStore(db: db, account: account, now: now, calendar: calendar).list() {
+      for p in try PeriodStore(scope).list() {
         csv.field(p.id)
         csv.field(p.start.description)
         csv.field(p.end?.description ?? "")
@@ -79,7 +71,7 @@ public struct CSVExport {
         try end(&csv)
       }
     case .notes:
-      for n in try PeriodStore(db: db, account: account, now: now, calendar: calendar).notes() {
+      for n in try PeriodStore(scope).notes() {
         for field in [
           n.date.description, n.flow?.rawValue ?? "", n.temperature.map { String($0) } ?? "", n.temperatureTime ?? "",
           n.temperature == nil ? "" : n.temperatureExcluded ? "1" : "0", n.mucus?.rawValue ?? "",
@@ -118,7 +110,7 @@ public struct CSVExport {
     case .dailyTotals:
       rows += try dailyTotals(&csv)
     case .goals:
-      for g in try GoalStore(db: db, account: account, now: now, calendar: calendar).list() {
+      for g in try GoalStore(scope).list() {
         for field in [
           g.id, g.kind.name, Self.number(g.target), g.kind.measure.unit, g.title ?? "", g.description ?? "",
         ] {

@@ -4,18 +4,13 @@ import Replication
 import Storage
 
 /// One account's logged periods. Every write goes through the Replica, so periods sync.
-public struct PeriodStore {
-  let db: Database
-  let account: Account
-  let now: Date
-  let today: LocalDate
+public struct PeriodStore: AccountScoped {
 
-  public init(db: Database, account: Account, now: Date, calendar: Calendar) {
-    self.db = db
-    self.account = account
-    self.now = now
-    self.today = LocalDate(now, in: calendar)
-  }
+  public let scope: AccountScope
+
+  public init(_ scope: AccountScope) { self.scope = scope }
+
+  var today: LocalDate { scope.today }
 
   public func list() throws -> [Period] {
     // A row whose days no rule lets in (an older Vital's) is left out: every prediction and

@@ -4,18 +4,11 @@ import Replication
 import Storage
 
 /// One account's donations and questionnaires.
-public struct DonationStore {
-  let db: Database
-  let account: Account
-  let now: Date
-  let calendar: Calendar
+public struct DonationStore: AccountScoped {
 
-  public init(db: Database, account: Account, now: Date, calendar: Calendar) {
-    self.db = db
-    self.account = account
-    self.now = now
-    self.calendar = calendar
-  }
+  public let scope: AccountScope
+
+  public init(_ scope: AccountScope) { self.scope = scope }
 
   static let columns = donations.list([
     "id", "kind", "status", "scheduled_at", "completed_at", "place", "notes", "hb_g_dl", "ferritin_ng_ml",
@@ -118,7 +111,7 @@ public struct DonationStore {
       throw DonationError.beforeNextEligible(next.description, reasons: verdict.reasons)
     }
     let day = LocalDate(at, in: calendar)
-    let periods = PeriodStore(db: db, account: account, now: now, calendar: calendar)
+    let periods = PeriodStore(scope)
     if let period = try periods.list().last(where: { (0...Self.daysAfterPeriod).contains($0.start.days(to: day)) }) {
       throw DonationError.duringPeriod(
         start: period.start.description, from: period.start.adding(days: Self.daysAfterPeriod + 1).description)

@@ -73,7 +73,7 @@ extension DonationStore {
   /// The donor's status from what is stored: the last 400 days and the latest questionnaire.
   public func status(profile: Profile) throws -> DonorStatus {
     let (history, ever) = try recentHistory()
-    let periods = try PeriodStore(db: db, account: account, now: now, calendar: calendar).list()
+    let periods = try PeriodStore(scope).list()
     return DonorStatus.evaluate(
       history: history, everDonated: ever, profile: profile, questionnaire: try latestQuestionnaire(),
       periods: periods, now: now, calendar: calendar)

@@ -12,10 +12,7 @@ import Storage
 /// The bundle is streamed twice, one entry at a time: the first pass notes what resources refer
 /// to (measurements of a donation, medication names), the second writes the records. Memory is
 /// that of one entry and those notes, whatever the bundle's size.
-public struct FHIRImport {
-  let db: Database
-  let account: Account
-  let now: Date
+public struct FHIRImport: AccountScoped {
 
   /// The largest entry read: a resource Vital writes is a few kilobytes.
   static let maxEntry = 16 << 20
@@ -23,11 +20,9 @@ public struct FHIRImport {
   /// Opens the bundle for one pass: a reader of up to n bytes a call, none at the end.
   public typealias Open = () throws -> (Int) throws -> [UInt8]
 
-  public init(db: Database, account: Account, now: Date) {
-    self.db = db
-    self.account = account
-    self.now = now
-  }
+  public let scope: AccountScope
+
+  public init(_ scope: AccountScope) { self.scope = scope }
 
   typealias Resource = [String: Any]
 

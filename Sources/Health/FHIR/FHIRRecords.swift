@@ -50,17 +50,18 @@ public struct FHIRRecords: Sendable {
   public static func load(
     db: Database, account: Account, now: Date, calendar: Calendar, since: LocalDate? = nil
   ) throws -> FHIRRecords {
-    let profiles = ProfileStore(db: db, account: account, now: now)
+    let scope = AccountScope(db: db, account: account, now: now, calendar: calendar)
+    let profiles = ProfileStore(scope)
     var records = FHIRRecords(
       profileID: profiles.profileID, profile: try profiles.load(), email: account.email, calendar: calendar)
     let from = since?.start(in: calendar) ?? .distantPast
-    records.donations = try DonationStore(db: db, account: account, now: now, calendar: calendar).history()
+    records.donations = try DonationStore(scope).history()
       .filter { $0.status == .completed && ($0.completedAt ?? .distantPast) >= from }
       .sorted { ($0.completedAt ?? .distantPast, $0.id) < ($1.completedAt ?? .distantPast, $1.id) }
-    records.periods = try PeriodStore(db: db, account: account, now: now, calendar: calendar).list()
+    records.periods = try PeriodStore(scope).list()
       .filter { since == nil || ($0.end ?? LocalDate(now, in: calendar)) >= since! }
       .sorted { $0.start < $1.start }
-    let meds = MedicationStore(db: db, account: account, now: now, calendar: calendar)
+    let meds = MedicationStore(scope)
     records.medications = try meds.list().sorted { ($0.name, $0.id) < ($1.name, $1.id) }
     records.doses = try meds.history().filter { $0.scheduledAt >= from && $0.status != .pending }
     records.days = try dailyTotals(db: db, account: account, now: now, calendar: calendar, since: since)

@@ -4,18 +4,11 @@ import Replication
 import Storage
 
 /// One account's goals, and progress against the day's health totals.
-public struct GoalStore {
-  let db: Database
-  let account: Account
-  let now: Date
-  let calendar: Calendar
+public struct GoalStore: AccountScoped {
 
-  public init(db: Database, account: Account, now: Date, calendar: Calendar) {
-    self.db = db
-    self.account = account
-    self.now = now
-    self.calendar = calendar
-  }
+  public let scope: AccountScope
+
+  public init(_ scope: AccountScope) { self.scope = scope }
 
   public enum Failure: Error, Equatable, CustomStringConvertible {
     case badTarget
@@ -114,7 +107,7 @@ public struct GoalStore {
   }
 
   public func progress(on day: LocalDate) throws -> (goals: [Goal.Progress], totals: HealthStore.DayTotals) {
-    let totals = try HealthStore(db: db, account: account, now: now, calendar: calendar).totals(on: day)
+    let totals = try HealthStore(scope).totals(on: day)
     let end = day.adding(days: 1, in: calendar).start(in: calendar)
     var lastData: [HealthTotals.Measure: LocalDate] = [:]
     let progress = try list().map { goal in

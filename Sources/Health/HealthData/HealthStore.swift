@@ -4,18 +4,11 @@ import Replication
 import Storage
 
 /// One account's health samples: manual additions and daily totals.
-public struct HealthStore {
-  let db: Database
-  let account: Account
-  let now: Date
-  let calendar: Calendar
+public struct HealthStore: AccountScoped {
 
-  public init(db: Database, account: Account, now: Date, calendar: Calendar) {
-    self.db = db
-    self.account = account
-    self.now = now
-    self.calendar = calendar
-  }
+  public let scope: AccountScope
+
+  public init(_ scope: AccountScope) { self.scope = scope }
 
   public enum Failure: Error, Equatable, CustomStringConvertible {
     case unknownType(String)

@@ -4,22 +4,15 @@ import Replication
 import Storage
 
 /// One account's medications and dose events. Every write goes through the Replica.
-public struct MedicationStore {
-  let db: Database
-  let account: Account
-  public let now: Date
-  public let calendar: Calendar
+public struct MedicationStore: AccountScoped {
 
   /// How far from a scheduled time a take or skip may be, and how long an unrecorded dose
   /// waits before it counts as missed.
   public static let window: TimeInterval = 12 * 3600
 
-  public init(db: Database, account: Account, now: Date, calendar: Calendar) {
-    self.db = db
-    self.account = account
-    self.now = now
-    self.calendar = calendar
-  }
+  public let scope: AccountScope
+
+  public init(_ scope: AccountScope) { self.scope = scope }
 
   public func list() throws -> [Medication] {
     try db.query(

@@ -5,16 +5,11 @@ import Replication
 import Storage
 
 /// Reads and writes one account's profile and avatar.
-public struct ProfileStore {
-  let db: Database
-  let account: Account
-  let now: Date
+public struct ProfileStore: AccountScoped {
 
-  public init(db: Database, account: Account, now: Date) {
-    self.db = db
-    self.account = account
-    self.now = now
-  }
+  public let scope: AccountScope
+
+  public init(_ scope: AccountScope) { self.scope = scope }
 
   var replica: Replica { Replica(db: db, accountID: account.id, now: now) }
 

@@ -13,7 +13,7 @@ extension ReminderEngine {
     let byUID = Dictionary(all.map { ($0.uid, $0) }, uniquingKeysWith: { a, _ in a })
     var folded: Set<String> = []
     var series: [CalendarSeries] = []
-    let store = MedicationStore(db: db, account: account, now: now, calendar: calendar)
+    let store = MedicationStore(scope)
     for m in try store.list() where !m.asNeeded {
       let recorded = try store.events(m.id)
       for plan in m.plans {

@@ -4,18 +4,11 @@ import Storage
 
 /// Gathers the reminders of every enabled source from the records as they are now: a
 /// cancelled appointment or a removed medication simply has none.
-public struct ReminderEngine {
-  let db: Database
-  let account: Account
-  let now: Date
-  let calendar: Calendar
+public struct ReminderEngine: AccountScoped {
 
-  public init(db: Database, account: Account, now: Date, calendar: Calendar) {
-    self.db = db
-    self.account = account
-    self.now = now
-    self.calendar = calendar
-  }
+  public let scope: AccountScope
+
+  public init(_ scope: AccountScope) { self.scope = scope }
 
   public var settings: ReminderSettings { ReminderSettings(db: db, account: account) }
 
@@ -44,7 +37,7 @@ public struct ReminderEngine {
   /// The scheduled appointment: 1 day before at the same local time (a calendar day, so it
   /// stays at 09:00 across a clock change) and 2 hours before.
   func donationItems() throws -> [CalendarItem] {
-    let store = DonationStore(db: db, account: account, now: now, calendar: calendar)
+    let store = DonationStore(scope)
     guard let d = try store.scheduled(), let at = d.scheduledAt else { return [] }
     let dayBefore = calendar.date(byAdding: .day, value: -1, to: at)!
     return [
@@ -60,7 +53,7 @@ public struct ReminderEngine {
   /// included); a snoozed dose once more; a refill once the stock reached the threshold; and an
   /// expiry date 14 days ahead, at 09:00.
   func medicationItems(from: Date, to: Date) throws -> [CalendarItem] {
-    let store = MedicationStore(db: db, account: account, now: now, calendar: calendar)
+    let store = MedicationStore(scope)
     var items: [CalendarItem] = []
     for m in try store.list() {
       for dose in try store.dosesDue(m, from: from, to: to.addingTimeInterval(1))
@@ -107,7 +100,7 @@ public struct ReminderEngine {
 
   /// 08:00 local, three days before each predicted period start; none while paused.
   func cycleItems(to: Date) throws -> [CalendarItem] {
-    let store = PeriodStore(db: db, account: account, now: now, calendar: calendar)
+    let store = PeriodStore(scope)
     let periods = try store.list()
     guard !periods.isEmpty else { return [] }
     let horizon = LocalDate(now, in: calendar).days(to: LocalDate(to, in: calendar))
@@ -129,7 +122,7 @@ public struct ReminderEngine {
   func temperatureItems(from: Date, to: Date) throws -> [CalendarItem] {
     guard let at = try settings.time(.temperature), to >= from else { return [] }
     let parts = at.split(separator: ":").compactMap { Int($0) }
-    let store = PeriodStore(db: db, account: account, now: now, calendar: calendar)
+    let store = PeriodStore(scope)
     let pauses = try store.pauses()
     let first = LocalDate(from, in: calendar)
     let last = LocalDate(to, in: calendar)

@@ -79,12 +79,13 @@ public struct ReportData: Sendable {
   public static func load(
     db: Database, account: Account, now: Date, calendar: Calendar, from: LocalDate, to: LocalDate
   ) throws -> ReportData {
+    let scope = AccountScope(db: db, account: account, now: now, calendar: calendar)
     var data = ReportData(from: from, to: to, today: LocalDate(now, in: calendar), calendar: calendar)
     let start = from.start(in: calendar)
     let end = to.adding(days: 1, in: calendar).start(in: calendar)
-    data.profile = try ProfileStore(db: db, account: account, now: now).load()
+    data.profile = try ProfileStore(scope).load()
     data.email = account.email
-    let donations = DonationStore(db: db, account: account, now: now, calendar: calendar)
+    let donations = DonationStore(scope)
     data.donations = try donations.history()
       .filter { $0.status == .completed && $0.completedAt.map { $0 >= start && $0 < end } == true }
       .sorted { ($0.completedAt ?? .distantPast) < ($1.completedAt ?? .distantPast) }
@@ -93,7 +94,7 @@ public struct ReportData: Sendable {
     data.eligibilityMissing = status.eligibility.missing
     data.minimumHaemoglobin = DonationRules.forRegion(data.profile.region).minimumHaemoglobin(sex: data.profile.sex)
 
-    let periods = PeriodStore(db: db, account: account, now: now, calendar: calendar)
+    let periods = PeriodStore(scope)
     let all = try periods.list()
     data.periods = all.filter { $0.start <= to && ($0.end ?? data.today) >= from }
     data.lastPeriod = all.last { $0.start <= to }
@@ -106,7 +107,7 @@ public struct ReportData: Sendable {
         periods: all, pauses: periods.pauses(), today: data.today, count: 1
       ).next.first?.start
 
-    let meds = MedicationStore(db: db, account: account, now: now, calendar: calendar)
+    let meds = MedicationStore(scope)
     for m in try meds.list().sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {
       let day = min(to, data.today)
       let dose = m.steps != nil ? m.current.dose(on: day).dose : m.dose
@@ -131,7 +132,7 @@ public struct ReportData: Sendable {
     data.steps = counted.compactMap { day, measures in
       measures[.steps].map { (day, $0.values.reduce(0, +).rounded()) }
     }.filter { $0.steps > 0 }.sorted { $0.day < $1.day }
-    data.stepsGoal = try GoalStore(db: db, account: account, now: now, calendar: calendar).list()
+    data.stepsGoal = try GoalStore(scope).list()
       .filter { $0.kind == .steps }.map(\.target).min()
 
     let areas = AreaStore(db: db, account: account, now: now)

@@ -35,10 +35,11 @@ public struct TodayView: Sendable {
   public static func gather(db: Database, account: Account, profile: Profile, now: Date, calendar: Calendar) throws
     -> TodayView
   {
-    let today = LocalDate(now, in: calendar)
+    let scope = AccountScope(db: db, account: account, now: now, calendar: calendar)
+    let today = scope.today
     let startOfDay = today.start(in: calendar)
 
-    let meds = MedicationStore(db: db, account: account, now: now, calendar: calendar)
+    let meds = MedicationStore(scope)
     var doses: [DueDose] = []
     for medication in try meds.list() {
       for dose in try meds.dosesDue(medication, from: startOfDay, to: now.addingTimeInterval(dueAhead))
@@ -48,7 +49,7 @@ public struct TodayView: Sendable {
     }
     doses.sort { ($0.scheduledAt, $0.medication) < ($1.scheduledAt, $1.medication) }
 
-    let periodStore = PeriodStore(db: db, account: account, now: now, calendar: calendar)
+    let periodStore = PeriodStore(scope)
     let periods = try periodStore.list()
     var cycle: CycleDay?
     if let last = periods.max(by: { $0.start < $1.start }), last.start <= today {
@@ -59,11 +60,11 @@ public struct TodayView: Sendable {
         ongoing: last.end.map { $0 >= today } ?? true, late: prediction?.late)
     }
 
-    let goalStore = GoalStore(db: db, account: account, now: now, calendar: calendar)
+    let goalStore = GoalStore(scope)
     let goals = try goalStore.list().isEmpty ? [] : try goalStore.progress(on: today).goals
 
-    let donor = try DonationStore(db: db, account: account, now: now, calendar: calendar).status(profile: profile)
-    let engine = ReminderEngine(db: db, account: account, now: now, calendar: calendar)
+    let donor = try DonationStore(scope).status(profile: profile)
+    let engine = ReminderEngine(scope)
     let reminders = Array(try engine.reminders(from: now, to: now.addingTimeInterval(14 * 86_400)).prefix(3))
     return TodayView(doses: doses, cycle: cycle, goals: goals, donor: donor, reminders: reminders)
   }

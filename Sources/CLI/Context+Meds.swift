@@ -5,15 +5,7 @@ import Foundation
 import Health
 import Storage
 
-struct MedsContext {
-  let app: App
-  let store: MedicationStore
-
-  init(_ global: GlobalOptions) throws {
-    app = try App(global)
-    store = MedicationStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
-  }
-
+extension Context where Store == MedicationStore {
   /// `--dose HH:MM`, checked.
   static func slot(_ text: String?) throws -> TimeOfDay? {
     guard let text else { return nil }
