@@ -89,17 +89,22 @@ let package = Package(
       ]),
     // The app's database: every feature's tables in migration order, and the synced datasets.
     .target(name: "Schema", dependencies: ["Storage", "Replication", "Auth", "Health", "Sync"]),
-    // What every command line shares: the data folder, the session, output, errors.
+    // What every command line shares: options, output, errors, the command that runs. It knows
+    // no records, so that vital-serve links neither Health nor the schema.
     .target(
       name: "CLICore",
+      dependencies: ["Storage", "Core", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+    // What vital and vital-sync open: the data folder, the database, the session, the clock.
+    .target(
+      name: "CLIApp",
       dependencies: [
-        "Storage", "Core", "Replication", "Auth", "Schema",
+        "Storage", "Core", "Replication", "Auth", "Schema", "CLICore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(
       name: "vital",
       dependencies: [
-        "Storage", "Cryptography", "Core", "Replication", "Auth", "Health", "Sync", "Schema", "CLICore",
+        "Storage", "Cryptography", "Core", "Replication", "Auth", "Health", "Sync", "Schema", "CLICore", "CLIApp",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/CLI"
@@ -110,7 +115,7 @@ let package = Package(
       name: "vital-sync",
       dependencies: [
         "Storage", "Cryptography", "Core", "Replication", "Auth", "Health", "Sync", "SyncHTTP", "Schema", "CLICore",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "CLIApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/SyncCLI"
     ),
@@ -119,7 +124,8 @@ let package = Package(
     .executableTarget(
       name: "vital-serve",
       dependencies: [
-        "Storage", "SyncServer", "CLICore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Storage", "Replication", "SyncServer", "CLICore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ], path: "Sources/Serve"),
     // Benchmarks live in their own executable so the shipped binary carries no bench code.
     .executableTarget(

@@ -1,3 +1,4 @@
+import CLIApp
 import CLICore
 import Core
 import Health

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLIApp
 import CLICore
 import Foundation
 import Health

@@ -1,3 +1,4 @@
+import CLIApp
 import CLICore
 
 /// What a new user sees on the first run of plain `vital`.

@@ -19,7 +19,7 @@ extension ParsableCommand {
       exit(withError: error)
     }
     do {
-      try await App.$runningCommand.withValue(commandPath(to: type(of: command))) {
+      try await RunningCommand.$name.withValue(commandPath(to: type(of: command))) {
         if var asyncCommand = command as? AsyncParsableCommand {
           try await asyncCommand.run()
         } else {

@@ -54,7 +54,7 @@ extension VitalServe {
     func run() async throws {
       let file = file
       let source = try await AdminStore.run(store, create: true) {
-        try await $0.restore(from: file, rules: ServerRules.known)
+        try await $0.restore(from: file, rules: KnownRules.all)
       }
       try Output(json: json).show(.object([("restored", .string(file)), ("from", .string(source))])) {
         "restored \(file) (a backup of \(source == "postgresql" ? "PostgreSQL" : "SQLite")); start the server on it"

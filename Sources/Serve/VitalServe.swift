@@ -43,7 +43,7 @@ extension VitalServe {
       umask(0o077)
       let address = HostPort(listen)!
       var configuration = ServerConfiguration(host: address.host, port: address.port)
-      configuration.rules = ServerRules.known
+      configuration.rules = KnownRules.all
       if let metrics = limits.metrics.flatMap(HostPort.init) {
         configuration.metricsAddress = (metrics.host, metrics.port)
       }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Auth
+import CLIApp
 import CLICore
 import Core
 import Foundation

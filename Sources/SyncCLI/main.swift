@@ -1,5 +1,6 @@
 // vital-sync: `vital remote` and `vital sync`, which `vital` hands over to this binary.
 import ArgumentParser
+import CLIApp
 import CLICore
 
 struct VitalSync: AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import Auth
+import CLICore
 import Core
 import Foundation
 

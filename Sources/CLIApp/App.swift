@@ -1,3 +1,4 @@
+import CLICore
 import Foundation
 import Replication
 import Schema
@@ -15,7 +16,7 @@ public final class App {
   /// Opens the data folder for `command` (`donor edit`): the writes it makes are one change in
   /// the undo journal. By default, the command `start()` is running.
   public init(
-    _ global: GlobalOptions, command: String? = App.runningCommand,
+    _ global: GlobalOptions, command: String? = RunningCommand.name,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws {
     // Files Vital creates (database, WAL, session, backups) are the owner's alone.
@@ -30,9 +31,6 @@ public final class App {
     chmod(home.databasePath, 0o600)
     if let command { ChangeJournal.begin(db, command: command) }
   }
-
-  /// The name of the command `start()` runs (`donor edit`), bound for the time it runs.
-  @TaskLocal public static var runningCommand: String?
 
   /// `VITAL_NOW` replaces the system clock when set; `TZ` names the local zone.
   public static func clock(_ environment: [String: String]) throws -> (Date, TimeZone) {

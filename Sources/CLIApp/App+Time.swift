@@ -1,3 +1,4 @@
+import CLICore
 import Core
 import Foundation
 import Storage
