@@ -19,11 +19,11 @@ extension App {
 
   func json(_ v: DonationVitals) -> JSON {
     .object([
-      ("hb_g_dl", v.haemoglobin.map { .double($0) } ?? .null),
-      ("ferritin_ng_ml", v.ferritin.map { .double($0) } ?? .null),
-      ("bp_systolic", v.systolic.map { .int($0) } ?? .null),
-      ("bp_diastolic", v.diastolic.map { .int($0) } ?? .null),
-      ("pulse_bpm", v.pulse.map { .int($0) } ?? .null),
+      (Donation.shape.name(of: \.vitals.haemoglobin), v.haemoglobin.map { .double($0) } ?? .null),
+      (Donation.shape.name(of: \.vitals.ferritin), v.ferritin.map { .double($0) } ?? .null),
+      (Donation.shape.name(of: \.vitals.systolic), v.systolic.map { .int($0) } ?? .null),
+      (Donation.shape.name(of: \.vitals.diastolic), v.diastolic.map { .int($0) } ?? .null),
+      (Donation.shape.name(of: \.vitals.pulse), v.pulse.map { .int($0) } ?? .null),
     ])
   }
 

@@ -68,7 +68,7 @@ public struct Table: Sendable {
   }
 
   /// A name as SQL reads it: plain when it is a plain word, double-quoted when it is a keyword.
-  static func quoted(_ name: String) -> String {
+  public static func quoted(_ name: String) -> String {
     keywords.contains(name.uppercased()) ? "\"\(name)\"" : name
   }
 

@@ -7,11 +7,10 @@ import Storage
 /// 8601 with the local offset. Import is all or nothing and idempotent by id; files written
 /// before the measurements existed (seven columns) still import and leave stored ones alone.
 extension DonationStore {
-  public static let csvHeader =
-    csvHeaderBeforeVitals + [
-      "hb_g_dl", "ferritin_ng_ml", "bp_systolic", "bp_diastolic", "pulse_bpm",
-    ]
-  static let csvHeaderBeforeVitals = ["id", "kind", "status", "scheduled_at", "completed_at", "place", "notes"]
+  /// A donation's columns, as its shape lists them.
+  public static let csvHeader = Donation.shape.columns.map(\.name)
+  /// The seven columns files written before the measurements existed have.
+  static let csvHeaderBeforeVitals = Array(csvHeader.prefix(7))
 
   /// Streams every donation, newest first, to `write` in chunks of about a megabyte. Rows go
   /// from SQLite's buffers to the output without becoming Swift strings. Returns how many.

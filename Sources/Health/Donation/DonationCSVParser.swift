@@ -45,12 +45,13 @@ struct DonationCSVParser: Sendable {
     }
     var vitals = DonationVitals()
     if columns > 7 {
+      let shape = Donation.shape
       vitals = DonationVitals(
-        haemoglobin: try number(f[7], column: "hb_g_dl", line: line),
-        ferritin: try number(f[8], column: "ferritin_ng_ml", line: line),
-        systolic: try number(f[9], column: "bp_systolic", line: line).map(Int.init),
-        diastolic: try number(f[10], column: "bp_diastolic", line: line).map(Int.init),
-        pulse: try number(f[11], column: "pulse_bpm", line: line).map(Int.init))
+        haemoglobin: try number(f[7], column: shape.name(of: \.vitals.haemoglobin), whole: false, line: line),
+        ferritin: try number(f[8], column: shape.name(of: \.vitals.ferritin), whole: false, line: line),
+        systolic: try number(f[9], column: shape.name(of: \.vitals.systolic), line: line).map(Int.init),
+        diastolic: try number(f[10], column: shape.name(of: \.vitals.diastolic), line: line).map(Int.init),
+        pulse: try number(f[11], column: shape.name(of: \.vitals.pulse), line: line).map(Int.init))
       do {
         vitals = try vitals.validated()
       } catch let error as VitalsError {
@@ -84,12 +85,12 @@ struct DonationCSVParser: Sendable {
     return text.utf8.contains(where: { (65...70).contains($0) }) ? text.lowercased() : text
   }
 
-  private func number(_ text: String, column: String, line: Int) throws -> Double? {
+  private func number(_ text: String, column: String, whole: Bool = true, line: Int) throws -> Double? {
     if text.isEmpty { return nil }
     guard let value = Double(text), value.isFinite, value.magnitude < 1e6 else {
       throw Problem.row(line: line, "\(column) is not a number")
     }
-    if column != "hb_g_dl" && column != "ferritin_ng_ml" && value != value.rounded() {
+    if whole && value != value.rounded() {
       throw Problem.row(line: line, "\(column) must be a whole number")
     }
     return value

@@ -10,10 +10,8 @@ public struct DonationStore: AccountScoped {
 
   public init(_ scope: AccountScope) { self.scope = scope }
 
-  static let columns = donations.list([
-    "id", "kind", "status", "scheduled_at", "completed_at", "place", "notes", "hb_g_dl", "ferritin_ng_ml",
-    "bp_systolic", "bp_diastolic", "pulse_bpm",
-  ])
+  /// The donation's columns, in its shape's order (the CSV's).
+  static let columns = donations.list(Donation.shape.columns.map(\.name))
 
   /// Every donation, newest first.
   public func history() throws -> [Donation] {
@@ -192,39 +190,17 @@ public struct DonationStore: AccountScoped {
   var replica: Replica { Replica(db: db, accountID: account.id, now: now) }
 
   static func fields(_ d: Donation) -> [String: DatabaseValue] {
-    Dictionary(uniqueKeysWithValues: zip(Dataset.donation.fields, values(d)))
+    Donation.shape.fields(d, Dataset.donation.fields)
   }
 
   /// A donation's synced fields in the order of `Dataset.donation.fields` (the table's), as bulk
   /// inserts take them.
   static func values(_ d: Donation) -> [DatabaseValue] {
-    [
-      .text(d.kind.rawValue), .text(d.status.rawValue), seconds(d.scheduledAt).databaseValue,
-      seconds(d.completedAt).databaseValue, .text(d.place), d.notes.databaseValue, d.vitals.haemoglobin.databaseValue,
-      d.vitals.ferritin.databaseValue, d.vitals.systolic.databaseValue, d.vitals.diastolic.databaseValue,
-      d.vitals.pulse.databaseValue,
-    ]
+    Donation.shape.values(d, Dataset.donation.fields)
   }
 
-  /// What `values` lists, by name: checked against the table by a test.
-  static let valueOrder = [
-    "kind", "status", "scheduled_at", "completed_at", "place", "notes", "hb_g_dl", "ferritin_ng_ml", "bp_systolic",
-    "bp_diastolic", "pulse_bpm",
-  ]
-
   static func donation(_ row: Row) throws -> Donation {
-    guard let kind = DonationKind(rawValue: try row.get("kind")),
-      let status = DonationStatus(rawValue: try row.get("status"))
-    else {
-      throw StorageError.typeMismatch(column: "kind/status", expected: "a known value", sql: nil)
-    }
-    return Donation(
-      id: try row.get("id"), kind: kind, status: status, scheduledAt: try row.get("scheduled_at"),
-      completedAt: try row.get("completed_at"), place: try row.get("place"), notes: try row.get("notes"),
-      vitals: DonationVitals(
-        haemoglobin: row.valid("hb_g_dl", in: .donation), ferritin: row.valid("ferritin_ng_ml", in: .donation),
-        systolic: row.valid("bp_systolic", in: .donation), diastolic: row.valid("bp_diastolic", in: .donation),
-        pulse: row.valid("pulse_bpm", in: .donation)))
+    try Donation.shape.record(row)
   }
 
   // MARK: Questionnaires

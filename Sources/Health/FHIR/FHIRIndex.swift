@@ -66,18 +66,21 @@ struct FHIRIndex {
         units: ["g/dL": 1, "g/L": 0.1, "mmol/L": DonationVitals.gramsPerDecilitrePerMillimole])
       // Converted figures to the tenth, as services print them; g/dL as they came.
       let unit = (r["valueQuantity"] as? Resource).flatMap { ($0["code"] ?? $0["unit"]) as? String }
-      found["hb_g_dl"] = .real(unit == nil || unit == "g/dL" ? grams : (grams * 10).rounded() / 10)
+      found[Donation.shape.name(of: \.vitals.haemoglobin)] = .real(
+        unit == nil || unit == "g/dL" ? grams : (grams * 10).rounded() / 10)
     } else if codes.contains(FHIRCodes.ferritin.code) {
-      found["ferritin_ng_ml"] = .real(
+      found[Donation.shape.name(of: \.vitals.ferritin)] = .real(
         try value(r["valueQuantity"], "ferritin", units: ["ng/mL": 1, "ug/L": 1, "µg/L": 1]))
     } else if codes.contains(FHIRCodes.heartRate.code) {
       let v = try value(r["valueQuantity"], "pulse", units: ["/min": 1, "beats/minute": 1, "{beats}/min": 1])
-      found["pulse_bpm"] = .integer(Int64(v.rounded().saturatingInt))
+      found[Donation.shape.name(of: \.vitals.pulse)] = .integer(Int64(v.rounded().saturatingInt))
     } else if codes.contains(FHIRCodes.bloodPressure.code) {
       for component in r["component"] as? [Resource] ?? [] {
         let code = FHIRReader.codes(component["code"]).first?.code
         let name =
-          code == FHIRCodes.systolic.code ? "bp_systolic" : code == FHIRCodes.diastolic.code ? "bp_diastolic" : nil
+          code == FHIRCodes.systolic.code
+          ? Donation.shape.name(of: \.vitals.systolic)
+          : code == FHIRCodes.diastolic.code ? Donation.shape.name(of: \.vitals.diastolic) : nil
         guard let name else { continue }
         let v = try value(component["valueQuantity"], "blood pressure", units: ["mm[Hg]": 1, "mmHg": 1])
         found[name] = .integer(Int64(v.rounded().saturatingInt))

@@ -106,7 +106,7 @@ struct FHIRReader {
     for (key, value) in url.flatMap({ self.index.vitals[$0] }) ?? [:] { fields[key] = value }
     consumed.insert(index)
     consumed.formUnion(url.flatMap { self.index.vitalEntries[$0] } ?? [])
-    let columns = DonationStore.valueOrder.filter { $0 != "scheduled_at" }
+    let columns = Dataset.donation.fields.filter { $0 != Donation.shape.name(of: \.scheduledAt) }
     return Record(id: id, columns: columns, values: columns.map { fields[$0] ?? .null })
   }
 
