@@ -9,14 +9,40 @@ import Storage
 public struct RecordShape<Record: Sendable>: Sendable {
   public let columns: [Column]
   /// A record before any column is read: what reading a row fills in.
-  let blank: @Sendable () -> Record
-  let byName: [String: Int]
+  @usableFromInline let blank: @Sendable () -> Record
+  @usableFromInline let byName: [String: Int]
+  // The columns' parts in flat arrays: a row read or written touches these, not whole columns.
+  @usableFromInline let names: [String]
+  @usableFromInline let writers: [@Sendable (Record) -> DatabaseValue]
+  @usableFromInline let readers: [@Sendable (inout Record, DatabaseValue) -> Bool]
+  @usableFromInline let tolerantRules: [FieldRule??]
 
   public init(blank: @escaping @Sendable () -> Record, _ columns: [Column]) {
     precondition(Set(columns.map(\.name)).count == columns.count, "column names must be unique")
     self.blank = blank
     self.columns = columns
     byName = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
+    names = columns.map(\.name)
+    writers = columns.map(\.write)
+    readers = columns.map(\.read)
+    // For a tolerant column its rule (or none), for a strict one nil.
+    tolerantRules = columns.map { $0.tolerant ? .some($0.rule) : nil }
+  }
+
+  /// Some of the columns, in a given order, resolved once: a dataset's fields as bulk writes take
+  /// them.
+  public struct Selection: Sendable {
+    public let names: [String]
+    @usableFromInline let indexes: [Int]
+  }
+
+  public func selection(_ names: [String]) -> Selection {
+    Selection(
+      names: names,
+      indexes: names.map { name in
+        guard let index = byName[name] else { preconditionFailure("\(name) is not a column of \(Record.self)") }
+        return index
+      })
   }
 
   /// One column: a property of the record, stored under `name`.
@@ -28,12 +54,12 @@ public struct RecordShape<Record: Sendable>: Sendable {
     public let rule: FieldRule?
     /// The property, to name the column by (`RecordShape.name(of:)`).
     public let keyPath: AnyKeyPath & Sendable
-    let write: @Sendable (Record) -> DatabaseValue
+    @usableFromInline let write: @Sendable (Record) -> DatabaseValue
     /// Sets the property from a stored value; false when the value does not fit it.
-    let read: @Sendable (inout Record, DatabaseValue) -> Bool
+    @usableFromInline let read: @Sendable (inout Record, DatabaseValue) -> Bool
     /// A value that does not fit is read as missing instead of failing the read (values an
     /// older Vital let in, which every view must survive).
-    let tolerant: Bool
+    @usableFromInline let tolerant: Bool
   }
 
   /// The columns as a table description takes them, with the table's own (the owning account, a
@@ -59,38 +85,36 @@ public struct RecordShape<Record: Sendable>: Sendable {
     return column.name
   }
 
-  /// `record`'s values of the columns `names`, in that order (a dataset's fields, as bulk writes
-  /// take them).
-  public func values(_ record: Record, _ names: [String]) -> [DatabaseValue] {
-    names.map { name in
-      guard let index = byName[name] else { preconditionFailure("\(name) is not a column of \(Record.self)") }
-      return columns[index].write(record)
-    }
+  /// `record`'s values of the selected columns, in their order.
+  @inlinable public func values(_ record: Record, _ selection: Selection) -> [DatabaseValue] {
+    selection.indexes.map { writers[$0](record) }
   }
 
-  /// `record`'s values of the columns `names`, by name.
-  public func fields(_ record: Record, _ names: [String]) -> [String: DatabaseValue] {
-    Dictionary(uniqueKeysWithValues: zip(names, values(record, names)))
+  /// `record`'s values of the selected columns, by name.
+  @inlinable public func fields(_ record: Record, _ selection: Selection) -> [String: DatabaseValue] {
+    Dictionary(uniqueKeysWithValues: zip(selection.names, values(record, selection)))
   }
 
   /// The record a row holds; the row has every column of the shape.
-  public func record(_ row: Row) throws -> Record {
+  @inlinable public func record(_ row: Row) throws -> Record {
     var record = blank()
-    for column in columns {
-      let value = row[column.name]
-      if column.tolerant {
+    for index in names.indices {
+      let value = row[names[index]]
+      if let rule = tolerantRules[index] {
         // What fails its rule stays missing.
-        if column.rule?.fault(value) == nil { _ = column.read(&record, value) }
-      } else if !column.read(&record, value) {
-        throw StorageError.typeMismatch(column: column.name, expected: "a value of its type", sql: nil)
+        if rule?.fault(value) == nil { _ = readers[index](&record, value) }
+      } else if !readers[index](&record, value) {
+        throw StorageError.typeMismatch(column: names[index], expected: "a value of its type", sql: nil)
       }
     }
     return record
   }
 }
 
+// Inlinable, so that each column's closures are specialized where the shape is written (the
+// feature's module): unspecialized, every read and write looked up generic metadata at run time.
 extension RecordShape.Column {
-  init<Value>(
+  @inlinable init<Value>(
     _ name: String, _ definition: String, rule: FieldRule?, tolerant: Bool = false,
     _ keyPath: WritableKeyPath<Record, Value> & Sendable,
     write: @escaping @Sendable (Value) -> DatabaseValue, read: @escaping @Sendable (DatabaseValue) -> Value?
@@ -110,7 +134,7 @@ extension RecordShape.Column {
   }
 
   /// Text that is always there (`TEXT NOT NULL`, or with `constraints` such as a key's).
-  public static func text(
+  @inlinable public static func text(
     _ name: String, _ keyPath: WritableKeyPath<Record, String> & Sendable, _ constraints: String = "NOT NULL",
     rule: FieldRule? = nil
   ) -> Self {
@@ -119,7 +143,7 @@ extension RecordShape.Column {
   }
 
   /// Text that may be missing.
-  public static func text(
+  @inlinable public static func text(
     _ name: String, _ keyPath: WritableKeyPath<Record, String?> & Sendable, rule: FieldRule? = nil
   )
     -> Self
@@ -129,7 +153,7 @@ extension RecordShape.Column {
 
   /// One of an enumeration's words, always there: `TEXT NOT NULL CHECK (name IN (...))`, and the
   /// rule that says the same.
-  public static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
+  @inlinable public static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
     _ name: String, _ keyPath: WritableKeyPath<Record, Choice> & Sendable
   ) -> Self where Choice.RawValue == String {
     let words = Choice.allCases.map(\.rawValue)
@@ -141,7 +165,7 @@ extension RecordShape.Column {
 
   /// An instant that may be missing, stored to the whole second (an exported and re-imported row
   /// is then unchanged).
-  public static func instant(
+  @inlinable public static func instant(
     _ name: String, _ keyPath: WritableKeyPath<Record, Date?> & Sendable, years: ClosedRange<Int>
   ) -> Self {
     .init(
@@ -151,7 +175,7 @@ extension RecordShape.Column {
   }
 
   /// A number that may be missing, in `range`; one out of it reads as missing.
-  public static func number(
+  @inlinable public static func number(
     _ name: String, _ keyPath: WritableKeyPath<Record, Double?> & Sendable, _ range: ClosedRange<Double>
   ) -> Self {
     .init(
@@ -160,7 +184,7 @@ extension RecordShape.Column {
   }
 
   /// A whole number that may be missing, in `range`; one out of it reads as missing.
-  public static func integer(
+  @inlinable public static func integer(
     _ name: String, _ keyPath: WritableKeyPath<Record, Int?> & Sendable, _ range: ClosedRange<Int>
   ) -> Self {
     .init(

@@ -40,7 +40,7 @@ import Testing
     let (table, dataset) = describe(shape)
     try t.db.executeScript(table.createStatements.joined(separator: "\n"))
     let replica = Replica(db: t.db, accountID: t.account.id, now: Date())
-    try replica.write(dataset, id: note.id, shape.fields(note, dataset.fields))
+    try replica.write(dataset, id: note.id, shape.fields(note, shape.selection(dataset.fields)))
 
     let columns = try t.db.query("SELECT name FROM pragma_table_info('test_note')") { try $0.get(0, as: String.self) }
     let pending = Set(try replica.pending(limit: 100, in: [dataset]).map(\.field))

@@ -45,13 +45,13 @@ struct DonationCSVParser: Sendable {
     }
     var vitals = DonationVitals()
     if columns > 7 {
-      let shape = Donation.shape
+      let name = Self.vitalsColumns
       vitals = DonationVitals(
-        haemoglobin: try number(f[7], column: shape.name(of: \.vitals.haemoglobin), whole: false, line: line),
-        ferritin: try number(f[8], column: shape.name(of: \.vitals.ferritin), whole: false, line: line),
-        systolic: try number(f[9], column: shape.name(of: \.vitals.systolic), line: line).map(Int.init),
-        diastolic: try number(f[10], column: shape.name(of: \.vitals.diastolic), line: line).map(Int.init),
-        pulse: try number(f[11], column: shape.name(of: \.vitals.pulse), line: line).map(Int.init))
+        haemoglobin: try number(f[7], column: name[0], whole: false, line: line),
+        ferritin: try number(f[8], column: name[1], whole: false, line: line),
+        systolic: try number(f[9], column: name[2], line: line).map(Int.init),
+        diastolic: try number(f[10], column: name[3], line: line).map(Int.init),
+        pulse: try number(f[11], column: name[4], line: line).map(Int.init))
       do {
         vitals = try vitals.validated()
       } catch let error as VitalsError {
@@ -84,6 +84,11 @@ struct DonationCSVParser: Sendable {
     guard valid else { return nil }
     return text.utf8.contains(where: { (65...70).contains($0) }) ? text.lowercased() : text
   }
+
+  /// The measurements' columns, in the CSV's order.
+  static let vitalsColumns = [
+    \Donation.vitals.haemoglobin, \.vitals.ferritin, \.vitals.systolic, \.vitals.diastolic, \.vitals.pulse,
+  ].map { Donation.shape.name(of: $0) }
 
   private func number(_ text: String, column: String, whole: Bool = true, line: Int) throws -> Double? {
     if text.isEmpty { return nil }

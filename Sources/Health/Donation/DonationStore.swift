@@ -189,14 +189,17 @@ public struct DonationStore: AccountScoped {
 
   var replica: Replica { Replica(db: db, accountID: account.id, now: now) }
 
+  /// The columns that sync, in the dataset's order.
+  static let synced = Donation.shape.selection(Dataset.donation.fields)
+
   static func fields(_ d: Donation) -> [String: DatabaseValue] {
-    Donation.shape.fields(d, Dataset.donation.fields)
+    Donation.shape.fields(d, synced)
   }
 
   /// A donation's synced fields in the order of `Dataset.donation.fields` (the table's), as bulk
   /// inserts take them.
   static func values(_ d: Donation) -> [DatabaseValue] {
-    Donation.shape.values(d, Dataset.donation.fields)
+    Donation.shape.values(d, synced)
   }
 
   static func donation(_ row: Row) throws -> Donation {
