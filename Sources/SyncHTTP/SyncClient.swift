@@ -175,6 +175,7 @@ public final class SyncClient {
         throw failure.error
       } catch let error as SyncError {
         // What was read ahead belongs to a request that did not go through.
+        prefetched?.cancel()
         prefetched = nil
         prepared = nil
         try perform(loop.refused(error, sent: sent), &summary)
