@@ -29,15 +29,11 @@ extension Vital {
       subcommands: [Admin.self, Backup.self, Restore.self])
     @OptionGroup var global: GlobalOptions
     @Option(help: "Address to listen on; loopback unless you mean otherwise.") var listen = "127.0.0.1:8080"
-    @Option(help: "Folder for the server's SQLite database (default: <home>/server).") var data: String?
-    @Option(help: "A PostgreSQL URL instead of SQLite (visible in `ps`: prefer --postgres-file).") var postgres: String?
-    @Option(help: "A file whose first line is the PostgreSQL URL.", completion: .file()) var postgresFile: String?
+    // The same options as vital-serve and its admin, backup and restore: one group, checked once.
+    @OptionGroup var store: ServeStoreOptions
     @OptionGroup var limits: ServeLimitOptions
 
     func validate() throws {
-      guard [data != nil, postgres != nil, postgresFile != nil].filter({ $0 }).count <= 1 else {
-        throw ValidationError("give one of --data DIR, --postgres URL and --postgres-file FILE")
-      }
       guard HostPort(listen) != nil else { throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:8080") }
     }
 
@@ -45,14 +41,14 @@ extension Vital {
       let environment = ProcessInfo.processInfo.environment
       var arguments = ["--listen", listen] + limits.arguments
       let postgresFromEnvironment = !(environment["VITAL_POSTGRES_URL"] ?? "").isEmpty
-      if let postgres {
+      if let postgres = store.postgres {
         arguments += ["--postgres", postgres]
-      } else if let postgresFile {
+      } else if let postgresFile = store.postgresFile {
         arguments += ["--postgres-file", postgresFile]
-      } else if postgresFromEnvironment && data == nil {
+      } else if postgresFromEnvironment && store.data == nil {
         // vital-serve reads VITAL_POSTGRES_URL itself: the URL stays out of its arguments.
       } else {
-        let folder = data ?? Home.resolve(option: global.home, environment: environment) + "/server"
+        let folder = store.data ?? Home.resolve(option: global.home, environment: environment) + "/server"
         umask(0o077)
         _ = try Home.prepare(folder)
         arguments += ["--data", folder]

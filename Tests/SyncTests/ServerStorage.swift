@@ -13,7 +13,7 @@ struct ServerStorage {
   func records() throws -> [(dataset: String, id: String, fields: String)] {
     if server.database == nil {
       let db = try Database(path: sqlitePath)
-      return try db.query("SELECT dataset, row_id, fields FROM record ORDER BY seq") {
+      return try db.query("SELECT dataset, row_id, fields FROM records ORDER BY seq") {
         (try $0.get(0, as: String.self), try $0.get(1, as: String.self), try $0.get(2, as: String.self))
       }
     }
@@ -27,7 +27,7 @@ struct ServerStorage {
   func setFields(dataset: String, id: String, _ fields: String) throws {
     if server.database == nil {
       let db = try Database(path: sqlitePath)
-      try db.execute("UPDATE record SET fields = ? WHERE dataset = ? AND row_id = ?", fields, dataset, id)
+      try db.execute("UPDATE records SET fields = ? WHERE dataset = ? AND row_id = ?", fields, dataset, id)
     } else {
       _ = try psql(
         "UPDATE records SET fields = $v$\(fields)$v$ WHERE dataset = $v$\(dataset)$v$ AND row_id = $v$\(id)$v$")

@@ -7,9 +7,9 @@ extension SQLiteSyncRepository {
   public func accounts() throws -> [AdminAccount] {
     try db.query(
       """
-      SELECT email, created_at, last_sync_at, (SELECT count(*) FROM token WHERE user_id = user.id), record_count,
+      SELECT email, created_at, last_sync_at, (SELECT count(*) FROM tokens WHERE user_id = users.id), record_count,
         stored_bytes, sync_key_id IS NOT NULL, suspended
-      FROM user ORDER BY email
+      FROM users ORDER BY email
       """
     ) { row in
       AdminAccount(
@@ -19,7 +19,7 @@ extension SQLiteSyncRepository {
   }
 
   public func setSuspended(email: String, _ suspended: Bool) throws -> Bool {
-    try db.execute("UPDATE user SET suspended = ? WHERE email = ?", suspended, email)
+    try db.execute("UPDATE users SET suspended = ? WHERE email = ?", suspended, email)
     return db.changes > 0
   }
 
@@ -29,9 +29,9 @@ extension SQLiteSyncRepository {
       var collected = CollectedBlobs(blobs: 0, bytes: 0)
       try db.forEachRow(
         """
-        DELETE FROM blob WHERE rowid IN (
-          SELECT b.rowid FROM blob b
-          LEFT JOIN record r ON r.user_id = b.user_id AND r.dataset = '\(Dataset.blobName)' AND r.row_id = b.sha256
+        DELETE FROM blobs WHERE rowid IN (
+          SELECT b.rowid FROM blobs b
+          LEFT JOIN records r ON r.user_id = b.user_id AND r.dataset = '\(Dataset.blobName)' AND r.row_id = b.sha256
           WHERE (r.row_id IS NULL AND b.created_at < ?) OR json_extract(r.fields, '$._deleted.value') IN (1, 2))
         RETURNING user_id, length(data)
         """, storedBefore
@@ -42,7 +42,7 @@ extension SQLiteSyncRepository {
         collected.bytes += bytes
       }
       for (user, bytes) in freed {
-        try db.execute("UPDATE user SET stored_bytes = stored_bytes - ? WHERE id = ?", bytes, user)
+        try db.execute("UPDATE users SET stored_bytes = stored_bytes - ? WHERE id = ?", bytes, user)
       }
       return collected
     }

@@ -2,23 +2,13 @@ import Foundation
 import Storage
 
 extension SQLiteSyncRepository {
-  static func tableName(_ table: BackupTable) -> String {
-    switch table {
-    case .users: "user"
-    case .tokens: "token"
-    case .records: "record"
-    case .blobs: "blob"
-    case .invites: "invite"
-    }
-  }
-
   public func backup(to writer: BackupWriter) throws {
     // One read transaction is one snapshot in WAL mode: the server goes on writing meanwhile.
     try db.transaction(.deferred) { db in
       for table in BackupTable.allCases {
         let columns = table.columns
         try db.forEachRow(
-          "SELECT \(table.columnNames.joined(separator: ", ")) FROM \(Self.tableName(table)) ORDER BY rowid"
+          "SELECT \(table.columnNames.joined(separator: ", ")) FROM \(table.rawValue) ORDER BY rowid"
         ) { row in
           try writer.row(
             table, try columns.indices.map { try Self.backupValue(row.get($0, as: DatabaseValue.self), columns[$0]) })
@@ -29,7 +19,7 @@ extension SQLiteSyncRepository {
 
   public func restore(from reader: BackupReader) throws {
     try db.transaction(.immediate) { db in
-      guard try db.scalar(Int.self, "SELECT count(*) FROM user") == 0 else {
+      guard try db.scalar(Int.self, "SELECT count(*) FROM users") == 0 else {
         throw BackupError.storeNotEmpty("this server's SQLite database")
       }
       let statements = try Dictionary(
@@ -38,7 +28,7 @@ extension SQLiteSyncRepository {
           return (
             table,
             try db.statement(
-              "INSERT INTO \(Self.tableName(table)) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+              "INSERT INTO \(table.rawValue) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
             )
           )
         })
@@ -47,7 +37,7 @@ extension SQLiteSyncRepository {
       }
       // Sequence numbers go on from the highest restored, under a new epoch: every device's
       // cursor is refused once, and the device sends and fetches everything again.
-      try db.execute("UPDATE sequence SET value = (SELECT coalesce(max(seq), 0) FROM record) WHERE id = 1")
+      try db.execute("UPDATE sequence SET value = (SELECT coalesce(max(seq), 0) FROM records) WHERE id = 1")
       try db.execute("UPDATE server_meta SET value = lower(hex(randomblob(8))) WHERE key = 'epoch'")
     }
   }

@@ -5,13 +5,13 @@ import Storage
 extension SQLiteSyncRepository {
   public func createToken(userID: String, tokenSHA256: String, deviceName: String, now: Date) throws {
     try db.execute(
-      "INSERT INTO token (token_sha256, user_id, device_name, created_at, last_used_at) VALUES (?, ?, ?, ?, ?)",
+      "INSERT INTO tokens (token_sha256, user_id, device_name, created_at, last_used_at) VALUES (?, ?, ?, ?, ?)",
       tokenSHA256, userID, deviceName, now, now)
   }
 
   public func sessions(userID: String) throws -> [DeviceSession] {
     try db.query(
-      "SELECT token_sha256, device_name, created_at, last_used_at FROM token WHERE user_id = ? ORDER BY created_at",
+      "SELECT token_sha256, device_name, created_at, last_used_at FROM tokens WHERE user_id = ? ORDER BY created_at",
       userID
     ) { row in
       DeviceSession(
@@ -22,7 +22,7 @@ extension SQLiteSyncRepository {
 
   public func deleteSession(userID: String, id: String) throws -> Bool {
     try db.execute(
-      "DELETE FROM token WHERE user_id = ? AND substr(token_sha256, 1, ?) = ?", userID, DeviceSession.idLength, id)
+      "DELETE FROM tokens WHERE user_id = ? AND substr(token_sha256, 1, ?) = ?", userID, DeviceSession.idLength, id)
     return db.changes > 0
   }
 
@@ -30,7 +30,7 @@ extension SQLiteSyncRepository {
     guard
       let (user, lastUsed) = try db.queryFirst(
         """
-        SELECT t.user_id, t.last_used_at, u.suspended FROM token t JOIN user u ON u.id = t.user_id
+        SELECT t.user_id, t.last_used_at, u.suspended FROM tokens t JOIN users u ON u.id = t.user_id
         WHERE t.token_sha256 = ?
         """, tokenSHA256,
         row: {
@@ -42,15 +42,15 @@ extension SQLiteSyncRepository {
     else { return nil }
     switch DeviceSession.use(lastUsed: lastUsed, now: now) {
     case .expired:
-      try db.execute("DELETE FROM token WHERE token_sha256 = ?", tokenSHA256)
+      try db.execute("DELETE FROM tokens WHERE token_sha256 = ?", tokenSHA256)
       return nil
-    case .touch: try db.execute("UPDATE token SET last_used_at = ? WHERE token_sha256 = ?", now, tokenSHA256)
+    case .touch: try db.execute("UPDATE tokens SET last_used_at = ? WHERE token_sha256 = ?", now, tokenSHA256)
     case .fresh: break
     }
     return user
   }
 
   public func deleteToken(tokenSHA256: String) throws {
-    try db.execute("DELETE FROM token WHERE token_sha256 = ?", tokenSHA256)
+    try db.execute("DELETE FROM tokens WHERE token_sha256 = ?", tokenSHA256)
   }
 }

@@ -109,6 +109,16 @@ public actor SQLiteSyncRepository: SyncRepository {
       sql: """
         ALTER TABLE blob ADD COLUMN created_at TEXT NOT NULL DEFAULT '1970-01-01T00:00:00.000Z';
         """),
+    // One vocabulary for the server's store: the tables as PostgreSQL and the backup name them.
+    Migration(
+      "0010_plural_names",
+      sql: """
+        ALTER TABLE user RENAME TO users;
+        ALTER TABLE token RENAME TO tokens;
+        ALTER TABLE record RENAME TO records;
+        ALTER TABLE blob RENAME TO blobs;
+        ALTER TABLE invite RENAME TO invites;
+        """),
   ])
 
   public init(path: String) throws {
@@ -121,7 +131,7 @@ public actor SQLiteSyncRepository: SyncRepository {
     db.deferCheckpoints(after: 1000, limit: 10_000)
     try Self.migrator.migrate(db)
     epoch = try db.scalar(String.self, "SELECT value FROM server_meta WHERE key = 'epoch'") ?? "0"
-    let stored = try db.query("SELECT id, email FROM user ORDER BY created_at, id") {
+    let stored = try db.query("SELECT id, email FROM users ORDER BY created_at, id") {
       (id: try $0.get(0, as: String.self), email: try $0.get(1, as: String.self))
     }
     ServerLog.warnDuplicates(Email.normalizing(stored).duplicates)
@@ -132,13 +142,13 @@ public actor SQLiteSyncRepository: SyncRepository {
     try db.transaction(.immediate) { db in
       if let inviteSHA256 {
         try db.execute(
-          "DELETE FROM invite WHERE code_sha256 = ? AND created_at > ?", inviteSHA256,
+          "DELETE FROM invites WHERE code_sha256 = ? AND created_at > ?", inviteSHA256,
           now.addingTimeInterval(-Invite.lifetime))
         guard db.changes == 1 else { throw SyncRepositoryError.inviteRefused }
       }
       do {
         try db.execute(
-          "INSERT INTO user (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)", id, email, passwordHash, now)
+          "INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)", id, email, passwordHash, now)
       } catch let error as StorageError where error.code == 2067 {
         throw SyncRepositoryError.emailTaken
       }
@@ -147,45 +157,45 @@ public actor SQLiteSyncRepository: SyncRepository {
   }
 
   public func createInvite(sha256: String, now: Date) throws {
-    try db.execute("INSERT INTO invite (code_sha256, created_at) VALUES (?, ?)", sha256, now)
+    try db.execute("INSERT INTO invites (code_sha256, created_at) VALUES (?, ?)", sha256, now)
   }
 
   public func passwordHash(email: String) throws -> (userID: String, hash: String, suspended: Bool)? {
-    try db.queryFirst("SELECT id, password_hash, suspended FROM user WHERE email = ?", email) {
+    try db.queryFirst("SELECT id, password_hash, suspended FROM users WHERE email = ?", email) {
       (try $0.get(0, as: String.self), try $0.get(1, as: String.self), try $0.get(2, as: Bool.self))
     }
   }
 
   public func lockedUntil(userID: String) throws -> Date? {
-    try db.scalar(Date.self, "SELECT locked_until FROM user WHERE id = ?", userID)
+    try db.scalar(Date.self, "SELECT locked_until FROM users WHERE id = ?", userID)
   }
 
   @discardableResult
   public func recordLogin(userID: String, succeeded: Bool, now: Date) throws -> Bool {
     if succeeded {
-      try db.execute("UPDATE user SET failed_logins = 0, locked_until = NULL WHERE id = ?", userID)
+      try db.execute("UPDATE users SET failed_logins = 0, locked_until = NULL WHERE id = ?", userID)
       return false
     }
     return try db.transaction { db in
       let (count, lockedUntil) =
-        try db.queryFirst("SELECT failed_logins, locked_until FROM user WHERE id = ?", userID) {
+        try db.queryFirst("SELECT failed_logins, locked_until FROM users WHERE id = ?", userID) {
           (try $0.get(0, as: Int.self), try $0.get(1, as: Date?.self))
         } ?? (0, nil)
       let (failures, lock) = LoginLockout.afterFailure(count: count, lockedUntil: lockedUntil, now: now)
-      try db.execute("UPDATE user SET failed_logins = ?, locked_until = ? WHERE id = ?", failures, lock, userID)
+      try db.execute("UPDATE users SET failed_logins = ?, locked_until = ? WHERE id = ?", failures, lock, userID)
       return lock != nil
     }
   }
 
   public func setPasswordHash(userID: String, hash: String) throws {
-    try db.execute("UPDATE user SET password_hash = ? WHERE id = ?", hash, userID)
+    try db.execute("UPDATE users SET password_hash = ? WHERE id = ?", hash, userID)
   }
 
   public func deleteUser(userID: String) throws {
     try db.transaction { db in
       // Spelled out rather than left to ON DELETE CASCADE, so the order is plain to read.
-      for table in ["token", "record", "blob"] { try db.execute("DELETE FROM \(table) WHERE user_id = ?", userID) }
-      try db.execute("DELETE FROM user WHERE id = ?", userID)
+      for table in ["tokens", "records", "blobs"] { try db.execute("DELETE FROM \(table) WHERE user_id = ?", userID) }
+      try db.execute("DELETE FROM users WHERE id = ?", userID)
     }
   }
 
@@ -211,7 +221,7 @@ public actor SQLiteSyncRepository: SyncRepository {
       // wrongly in a RETURNING clause (1 for a NULL key id).
       let keyID = try db.scalar(
         String.self,
-        "UPDATE user SET last_sync_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? RETURNING coalesce(sync_key_id, '')",
+        "UPDATE users SET last_sync_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? RETURNING coalesce(sync_key_id, '')",
         userID)
       let accountKey = keyID.flatMap { $0.isEmpty ? nil : $0 }
       try SyncRepositoryError.check(changes, accountKey: accountKey, sealing: sealing)
@@ -222,7 +232,7 @@ public actor SQLiteSyncRepository: SyncRepository {
       if writes.accepted > 0 {
         let upsert = try db.statement(
           """
-          INSERT INTO record (user_id, dataset, row_id, fields, seq) VALUES (?, ?, ?, ?, ?)
+          INSERT INTO records (user_id, dataset, row_id, fields, seq) VALUES (?, ?, ?, ?, ?)
           ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = excluded.fields, seq = excluded.seq
           """)
         for i in writes.ids.indices {
@@ -232,7 +242,7 @@ public actor SQLiteSyncRepository: SyncRepository {
         let (bytes, records) =
           try db.queryFirst(
             """
-            UPDATE user SET stored_bytes = stored_bytes + ?, record_count = record_count + ? WHERE id = ?
+            UPDATE users SET stored_bytes = stored_bytes + ?, record_count = record_count + ? WHERE id = ?
             RETURNING stored_bytes, record_count
             """, writes.grownBytes, writes.newRecords, userID
           ) { (try $0.get(0, as: Int64.self), try $0.get(1, as: Int64.self)) } ?? (0, 0)
@@ -246,7 +256,7 @@ public actor SQLiteSyncRepository: SyncRepository {
       var bytes = 0
       try db.scanRows(
         """
-        SELECT dataset, row_id, fields, seq FROM record WHERE user_id = ? AND seq > ?
+        SELECT dataset, row_id, fields, seq FROM records WHERE user_id = ? AND seq > ?
           AND (seq < ? OR seq > ? OR seq IN (SELECT value FROM json_each(?)))
         ORDER BY seq LIMIT ?
         """, userID, start, kept.below, kept.above, "[" + kept.resend.map(String.init).joined(separator: ",") + "]",
@@ -278,7 +288,7 @@ public actor SQLiteSyncRepository: SyncRepository {
     try db.forEachRow(
       """
       SELECT r.dataset, r.row_id, r.fields, r.seq FROM json_each(?) k
-      CROSS JOIN record r ON r.user_id = ? AND r.dataset = k.value ->> 0 AND r.row_id = k.value ->> 1
+      CROSS JOIN records r ON r.user_id = ? AND r.dataset = k.value ->> 0 AND r.row_id = k.value ->> 1
       """, keys, userID
     ) { row in
       found[MergedWrites.key(try row.get(0), try row.get(1))] = StoredRecord(
@@ -321,37 +331,39 @@ public actor SQLiteSyncRepository: SyncRepository {
     try db.transaction(.immediate) { db in
       guard
         try db.execute(
-          "INSERT OR IGNORE INTO blob (user_id, sha256, data, created_at) VALUES (?, ?, ?, ?)", userID, sha256, data,
+          "INSERT OR IGNORE INTO blobs (user_id, sha256, data, created_at) VALUES (?, ?, ?, ?)", userID, sha256, data,
           now) == 1
       else { return }
       let bytes =
         try db.scalar(
-          Int64.self, "UPDATE user SET stored_bytes = stored_bytes + ? WHERE id = ? RETURNING stored_bytes", data.count,
+          Int64.self, "UPDATE users SET stored_bytes = stored_bytes + ? WHERE id = ? RETURNING stored_bytes",
+          data.count,
           userID) ?? 0
       try quota.check(bytes: bytes, records: 0, grew: true)
     }
   }
 
   public func blob(userID: String, sha256: String) throws -> Data? {
-    try db.scalar(Data.self, "SELECT data FROM blob WHERE user_id = ? AND sha256 = ?", userID, sha256)
+    try db.scalar(Data.self, "SELECT data FROM blobs WHERE user_id = ? AND sha256 = ?", userID, sha256)
   }
 
   public func syncKey(userID: String) throws -> String? {
-    try db.scalar(String.self, "SELECT sync_key FROM user WHERE id = ?", userID)
+    try db.scalar(String.self, "SELECT sync_key FROM users WHERE id = ?", userID)
   }
 
   public func setSyncKey(userID: String, json: String, keyID: String, replacing: String?) throws -> SyncKeyUpdate {
     let update = try db.transaction(.immediate) { db -> SyncKeyUpdate in
-      let current = try db.scalar(String.self, "SELECT sync_key_id FROM user WHERE id = ?", userID)
+      let current = try db.scalar(String.self, "SELECT sync_key_id FROM users WHERE id = ?", userID)
       let update = SyncKeyUpdate.decide(current: current, new: keyID, replacing: replacing)
       if update.dropsRecords {
-        try db.execute("DELETE FROM record WHERE user_id = ?", userID)
-        try db.execute("DELETE FROM blob WHERE user_id = ?", userID)
+        try db.execute("DELETE FROM records WHERE user_id = ?", userID)
+        try db.execute("DELETE FROM blobs WHERE user_id = ?", userID)
         try db.execute(
-          "UPDATE user SET sync_key = ?, sync_key_id = ?, stored_bytes = 0, record_count = 0 WHERE id = ?", json, keyID,
+          "UPDATE users SET sync_key = ?, sync_key_id = ?, stored_bytes = 0, record_count = 0 WHERE id = ?", json,
+          keyID,
           userID)
       } else if update == .replaced {
-        try db.execute("UPDATE user SET sync_key = ? WHERE id = ?", json, userID)
+        try db.execute("UPDATE users SET sync_key = ? WHERE id = ?", json, userID)
       }
       return update
     }
