@@ -3,22 +3,25 @@ import CLICore
 import Core
 import Health
 
-/// What a command about one kind of record opens: the app, the logged-in account with its
-/// profile, and the kind's store over them. Each kind names it (`DonorContext`) and adds what
-/// its commands share in an extension.
+/// What a command about one kind of record opens: the app, the logged-in account, and the
+/// kind's store over them. Each kind names it (`DonorContext`) and adds what its commands share
+/// in an extension.
 struct Context<Store: AccountScoped> {
   let app: App
   let store: Store
-  /// Sex and region decide donation rules and questions; a read of one row.
-  let profile: Profile
 
   var account: Account { store.account }
 
   init(_ global: GlobalOptions) throws {
     app = try App(global)
-    let scope = AccountScope(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
-    store = Store(scope)
-    profile = try ProfileStore(scope).load()
+    store = Store(AccountScope(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar))
+  }
+}
+
+extension Context where Store == DonationStore {
+  /// Sex and region decide donation rules and questions: read when a command asks, one row.
+  var profile: Profile {
+    get throws { try ProfileStore(store.scope).load() }
   }
 }
 

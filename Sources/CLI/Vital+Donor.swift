@@ -34,12 +34,13 @@ extension Vital.Donor {
 
     func run() async throws {
       let c = try DonorContext(global)
-      let questions = Questionnaire.applicable(sex: c.profile.sex)
+      let profile = try c.profile
+      let questions = Questionnaire.applicable(sex: profile.sex)
       let json = JSON.array(
         questions.map { q in
           .object([
             ("id", .string(q.id)), ("section", .string(q.section)), ("text", .string(q.text(language: lang))),
-            ("deferral", .string(describe(q.deferral, region: c.profile.region))),
+            ("deferral", .string(describe(q.deferral, region: profile.region))),
           ])
         })
       try c.app.output.show(json) {
@@ -81,9 +82,10 @@ extension Vital.Donor {
 
     func run() async throws {
       let c = try DonorContext(global)
-      let given = try answers.map(readAnswers) ?? askOnTerminal(Questionnaire.applicable(sex: c.profile.sex))
+      let profile = try c.profile
+      let given = try answers.map(readAnswers) ?? askOnTerminal(Questionnaire.applicable(sex: profile.sex))
       let result = try Questionnaire.evaluate(
-        given, sex: c.profile.sex, region: c.profile.region, now: c.app.now, calendar: c.app.calendar)
+        given, sex: profile.sex, region: profile.region, now: c.app.now, calendar: c.app.calendar)
       try c.store.save(result)
       try c.app.output.show(c.app.json(result)) {
         if result.eligible { return "eligible: nothing in your answers defers you (valid for booking for 30 days)" }
@@ -153,10 +155,11 @@ extension Vital.Donor {
 
     func run() async throws {
       let c = try DonorContext(global)
+      let profile = try c.profile
       let (recent, ever) = try c.store.recentHistory()
       let periods = try PeriodStore(db: c.app.db, account: c.account, now: c.app.now, calendar: c.app.calendar).list()
       let verdict = Eligibility.evaluate(
-        history: recent, everDonated: ever, profile: c.profile, kind: kind,
+        history: recent, everDonated: ever, profile: profile, kind: kind,
         questionnaire: try c.store.latestQuestionnaire(), now: c.app.now, calendar: c.app.calendar
       ).afterPeriods(periods, today: c.app.today)
       try c.app.output.show(c.app.json(verdict)) {

@@ -20,7 +20,8 @@ extension Vital.Donor {
 
     func run() async throws {
       let c = try DonorContext(global)
-      let donation = try c.store.book(at: try c.app.instant(at), place: place, kind: kind, profile: c.profile)
+      let profile = try c.profile
+      let donation = try c.store.book(at: try c.app.instant(at), place: place, kind: kind, profile: profile)
       try c.app.output.show(c.app.json(donation)) { "booked: \(c.app.line(donation))" }
     }
   }
@@ -38,8 +39,9 @@ extension Vital.Donor {
 
     func run() async throws {
       let c = try DonorContext(global)
+      let profile = try c.profile
       let app = c.app
-      let status = try c.store.status(profile: c.profile)
+      let status = try c.store.status(profile: profile)
       let (appointment, daysLeft, kind) = (status.appointment, status.daysLeft, status.kind)
       var advice = status.advice
       if let missed = status.missedAdvice {
@@ -90,7 +92,8 @@ extension Vital.Donor {
 
     func run() async throws {
       let c = try DonorContext(global)
-      let donation = try c.store.reschedule(id, at: try c.app.instant(at), place: place, profile: c.profile)
+      let profile = try c.profile
+      let donation = try c.store.reschedule(id, at: try c.app.instant(at), place: place, profile: profile)
       try c.app.output.show(c.app.json(donation)) { "rescheduled: \(c.app.line(donation))" }
     }
   }

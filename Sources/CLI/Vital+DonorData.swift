@@ -18,7 +18,8 @@ extension Vital.Donor {
 
     func run() async throws {
       let c = try DonorContext(global)
-      let sections = Guide.sections(for: c.profile.region)
+      let profile = try c.profile
+      let sections = Guide.sections(for: profile.region)
       let json = JSON.array(
         sections.map { .object([("title", .string($0.title)), ("lines", .array($0.lines.map(JSON.string)))]) })
       try c.app.output.show(json) {

@@ -72,10 +72,11 @@ extension Vital.Donor {
 
     func run() async throws {
       let c = try DonorContext(global)
+      let profile = try c.profile
       let changes = DonationStore.Changes(
         at: try at.map(c.app.instant), kind: kind, place: place, notes: notes.map { $0.isEmpty ? nil : $0 },
         vitals: try vitals.parsed(), clearVitals: vitals.cleared)
-      let donation = try c.store.edit(id, changes, profile: c.profile, force: force)
+      let donation = try c.store.edit(id, changes, profile: profile, force: force)
       try c.app.output.show(c.app.json(donation)) { "edited: \(c.app.line(donation))" }
     }
   }

@@ -22,11 +22,12 @@ extension Vital.Donor {
 
     func run() async throws {
       let c = try DonorContext(global)
+      let profile = try c.profile
       let history = VitalsHistory(
-        donations: try c.store.history(), rules: .forRegion(c.profile.region), sex: c.profile.sex)
+        donations: try c.store.history(), rules: .forRegion(profile.region), sex: profile.sex)
       let json = JSON.object([
         ("minimum_hb_g_dl", .double(history.minimumHaemoglobin)),
-        ("region", .string(c.profile.region.rawValue)),
+        ("region", .string(profile.region.rawValue)),
         ("hb_g_dl_per_year", history.haemoglobinPerYear.map { .double($0) } ?? .null),
         ("ferritin_ng_ml_per_year", history.ferritinPerYear.map { .double($0) } ?? .null),
         (

@@ -8,16 +8,17 @@ public struct AccountScope {
   public let account: Account
   public let now: Date
   public let calendar: Calendar
+  /// The day `now` falls on in the user's calendar, worked out once: imports compare every row
+  /// with it.
+  public let today: LocalDate
 
   public init(db: Database, account: Account, now: Date, calendar: Calendar = AccountScope.utc) {
     self.db = db
     self.account = account
     self.now = now
     self.calendar = calendar
+    today = LocalDate(now, in: calendar)
   }
-
-  /// The day `now` falls on in the user's calendar.
-  public var today: LocalDate { LocalDate(now, in: calendar) }
 
   /// For the stores that reckon no local days (districts, the profile, FHIR).
   public static let utc: Calendar = {

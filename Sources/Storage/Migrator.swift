@@ -84,20 +84,3 @@ public struct Migrator: Sendable {
     try appliedMigrations(in: db).count
   }
 }
-
-extension Migration {
-  /// A migration that creates `tables` (with their indexes), then runs `sql`.
-  public init(_ name: String, creating tables: [Table], then sql: String = "") {
-    let script = (tables.flatMap(\.createStatements) + [sql]).joined(separator: "\n")
-    self.init(name, sql: script)
-  }
-
-  /// A migration that creates `tables` (with their indexes), then runs `body`.
-  public init(_ name: String, creating tables: [Table], then body: @escaping @Sendable (Database) throws -> Void) {
-    let script = tables.flatMap(\.createStatements).joined(separator: "\n")
-    self.init(name) { db in
-      try db.executeScript(script)
-      try body(db)
-    }
-  }
-}

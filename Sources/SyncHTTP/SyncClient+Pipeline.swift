@@ -87,7 +87,7 @@ extension SyncClient {
   /// Does what the loop decided after a refusal (`SyncLoop.refused`, `oversized`).
   func perform(_ action: SyncLoop.Action, _ summary: inout Summary) throws {
     switch action {
-    case .next, .shrink: break
+    case .shrink: break
     case .resync(let requeue):
       if requeue { try replica.requeueAll() }
       summary.cursor = nil

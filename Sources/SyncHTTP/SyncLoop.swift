@@ -23,8 +23,6 @@ struct SyncLoop: Equatable {
   }
 
   enum Action: Equatable {
-    /// Go on: the next batch, or the next page.
-    case next
     /// Forget the cursor and what was read ahead; with `requeue`, queue every record again.
     case resync(requeue: Bool)
     /// Stamp the pending changes anew, after the server's time.
