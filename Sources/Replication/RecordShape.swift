@@ -15,7 +15,8 @@ public struct RecordShape<Record: Sendable>: Sendable {
   @usableFromInline let names: [String]
   @usableFromInline let writers: [@Sendable (Record) -> DatabaseValue]
   @usableFromInline let readers: [@Sendable (inout Record, DatabaseValue) -> Bool]
-  @usableFromInline let tolerantRules: [FieldRule??]
+  @usableFromInline let readRules: [FieldRule?]
+  @usableFromInline let faults: [Column.Fault]
 
   public init(blank: @escaping @Sendable () -> Record, _ columns: [Column]) {
     precondition(Set(columns.map(\.name)).count == columns.count, "column names must be unique")
@@ -25,8 +26,8 @@ public struct RecordShape<Record: Sendable>: Sendable {
     names = columns.map(\.name)
     writers = columns.map(\.write)
     readers = columns.map(\.read)
-    // For a tolerant column its rule (or none), for a strict one nil.
-    tolerantRules = columns.map { $0.tolerant ? .some($0.rule) : nil }
+    readRules = columns.map(\.rule)
+    faults = columns.map(\.fault)
   }
 
   /// Some of the columns, in a given order, resolved once: a dataset's fields as bulk writes take
@@ -57,9 +58,18 @@ public struct RecordShape<Record: Sendable>: Sendable {
     @usableFromInline let write: @Sendable (Record) -> DatabaseValue
     /// Sets the property from a stored value; false when the value does not fit it.
     @usableFromInline let read: @Sendable (inout Record, DatabaseValue) -> Bool
-    /// A value that does not fit is read as missing instead of failing the read (values an
-    /// older Vital let in, which every view must survive).
-    @usableFromInline let tolerant: Bool
+    /// What reading a value that does not fit (its type or its rule) does.
+    @usableFromInline let fault: Fault
+
+    /// Values an older Vital let in, or another device wrote, which every view must survive.
+    public enum Fault: Sendable {
+      /// The read fails: the value cannot be of another type (a key, a checked word).
+      case fails
+      /// The property keeps its blank value: the record is still worth showing.
+      case missing
+      /// The record is left out: it means nothing without this value.
+      case skipsRecord
+    }
   }
 
   /// The columns as a table description takes them, with the table's own (the owning account, a
@@ -95,100 +105,63 @@ public struct RecordShape<Record: Sendable>: Sendable {
     Dictionary(uniqueKeysWithValues: zip(selection.names, values(record, selection)))
   }
 
-  /// The record a row holds; the row has every column of the shape.
-  @inlinable public func record(_ row: Row) throws -> Record {
+  /// The record a row holds (the row has every column of the shape), or nil when a column
+  /// that `skipsRecord` does not fit.
+  @inlinable public func read(_ row: Row) throws -> Record? {
     var record = blank()
     for index in names.indices {
       let value = row[names[index]]
-      if let rule = tolerantRules[index] {
-        // What fails its rule stays missing.
-        if rule?.fault(value) == nil { _ = readers[index](&record, value) }
-      } else if !readers[index](&record, value) {
-        throw StorageError.typeMismatch(column: names[index], expected: "a value of its type", sql: nil)
+      switch faults[index] {
+      case .fails:
+        if !readers[index](&record, value) {
+          throw StorageError.typeMismatch(column: names[index], expected: "a value of its type", sql: nil)
+        }
+      case .missing:
+        if readRules[index]?.fault(value) == nil { _ = readers[index](&record, value) }
+      case .skipsRecord:
+        guard readRules[index]?.fault(value) == nil, readers[index](&record, value) else { return nil }
       }
     }
     return record
   }
+
+  /// The record a row holds; one that `read` leaves out is a type mismatch.
+  @inlinable public func record(_ row: Row) throws -> Record {
+    guard let record = try read(row) else {
+      throw StorageError.typeMismatch(column: names.joined(separator: ", "), expected: "values that fit", sql: nil)
+    }
+    return record
+  }
+
+  /// The selected fields whose values differ between `old` and `new`: all of them for a record
+  /// not stored before. Writing only these lets an edit of another field elsewhere survive.
+  public func changes(from old: Record?, to new: Record, _ selection: Selection) -> [String: DatabaseValue] {
+    let after = fields(new, selection)
+    guard let old else { return after }
+    let before = fields(old, selection)
+    return after.filter { before[$0.key] != $0.value }
+  }
 }
 
-// Inlinable, so that each column's closures are specialized where the shape is written (the
-// feature's module): unspecialized, every read and write looked up generic metadata at run time.
-extension RecordShape.Column {
-  @inlinable init<Value>(
-    _ name: String, _ definition: String, rule: FieldRule?, tolerant: Bool = false,
-    _ keyPath: WritableKeyPath<Record, Value> & Sendable,
-    write: @escaping @Sendable (Value) -> DatabaseValue, read: @escaping @Sendable (DatabaseValue) -> Value?
-  ) {
-    self.name = name
-    self.definition = definition
-    self.rule = rule
-    self.keyPath = keyPath
-    self.tolerant = tolerant
-    self.write = { write($0[keyPath: keyPath]) }
-    self.read = { record, value in
-      // nil: the value does not fit the property (for an optional one, NULL reads as .some(nil)).
-      guard let read = read(value) else { return false }
-      record[keyPath: keyPath] = read
-      return true
+extension RecordShape {
+  /// The stored value of one property of `record`.
+  public func value(_ record: Record, _ keyPath: PartialKeyPath<Record>) -> DatabaseValue {
+    let wanted = keyPath as AnyKeyPath
+    guard let index = columns.firstIndex(where: { ($0.keyPath as AnyKeyPath) == wanted }) else {
+      preconditionFailure("\(keyPath) is not a column of \(Record.self)")
     }
+    return writers[index](record)
+  }
+}
+
+extension RecordShape {
+  /// The columns of these properties, in this order.
+  public func selection(of keyPaths: [PartialKeyPath<Record>]) -> Selection {
+    selection(keyPaths.map { name(of: $0) })
   }
 
-  /// Text that is always there (`TEXT NOT NULL`, or with `constraints` such as a key's).
-  @inlinable public static func text(
-    _ name: String, _ keyPath: WritableKeyPath<Record, String> & Sendable, _ constraints: String = "NOT NULL",
-    rule: FieldRule? = nil
-  ) -> Self {
-    .init(
-      name, "TEXT \(constraints)", rule: rule, keyPath, write: { .text($0) }, read: { String.fromDatabaseValue($0) })
-  }
-
-  /// Text that may be missing.
-  @inlinable public static func text(
-    _ name: String, _ keyPath: WritableKeyPath<Record, String?> & Sendable, rule: FieldRule? = nil
-  )
-    -> Self
-  {
-    .init(name, "TEXT", rule: rule, keyPath, write: { $0.databaseValue }, read: { String?.fromDatabaseValue($0) })
-  }
-
-  /// One of an enumeration's words, always there: `TEXT NOT NULL CHECK (name IN (...))`, and the
-  /// rule that says the same.
-  @inlinable public static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
-    _ name: String, _ keyPath: WritableKeyPath<Record, Choice> & Sendable
-  ) -> Self where Choice.RawValue == String {
-    let words = Choice.allCases.map(\.rawValue)
-    let list = words.map { "'\($0)'" }.joined(separator: ", ")
-    return .init(
-      name, "TEXT NOT NULL CHECK (\(Table.quoted(name)) IN (\(list)))", rule: .oneOf(words), keyPath,
-      write: { .text($0.rawValue) }, read: { value in String.fromDatabaseValue(value).flatMap(Choice.init(rawValue:)) })
-  }
-
-  /// An instant that may be missing, stored to the whole second (an exported and re-imported row
-  /// is then unchanged).
-  @inlinable public static func instant(
-    _ name: String, _ keyPath: WritableKeyPath<Record, Date?> & Sendable, years: ClosedRange<Int>
-  ) -> Self {
-    .init(
-      name, "TEXT", rule: .instant(years: years), keyPath,
-      write: { $0.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }.databaseValue },
-      read: { Date?.fromDatabaseValue($0) })
-  }
-
-  /// A number that may be missing, in `range`; one out of it reads as missing.
-  @inlinable public static func number(
-    _ name: String, _ keyPath: WritableKeyPath<Record, Double?> & Sendable, _ range: ClosedRange<Double>
-  ) -> Self {
-    .init(
-      name, "REAL", rule: .number(range), tolerant: true, keyPath, write: { $0.databaseValue },
-      read: { Double?.fromDatabaseValue($0) })
-  }
-
-  /// A whole number that may be missing, in `range`; one out of it reads as missing.
-  @inlinable public static func integer(
-    _ name: String, _ keyPath: WritableKeyPath<Record, Int?> & Sendable, _ range: ClosedRange<Int>
-  ) -> Self {
-    .init(
-      name, "INTEGER", rule: .integer(Int64(range.lowerBound)...Int64(range.upperBound)), tolerant: true, keyPath,
-      write: { $0.databaseValue }, read: { Int?.fromDatabaseValue($0) })
+  /// `record`'s values of these properties, by column name.
+  public func fields(_ record: Record, of keyPaths: [PartialKeyPath<Record>]) -> [String: DatabaseValue] {
+    fields(record, selection(of: keyPaths))
   }
 }

@@ -69,10 +69,41 @@ import Testing
     #expect(Self.after.name(of: \Note.stars) == "stars")
   }
 
-  /// Donations are described so: the table, the dataset's fields and rules are the shape's.
-  @Test func donationsAreTheirShape() {
-    #expect(Dataset.donation.fields == Donation.shape.columns.map(\.name).filter { $0 != "id" })
-    for (name, rule) in Donation.shape.rules { #expect(Dataset.donation.rules[name] == rule, "\(name)") }
+  /// Every synced kind is described so: the fields its dataset syncs are its shape's columns, in
+  /// order, with at most a write time the store adds (`recorded`); its rules are the shape's.
+  @Test(arguments: Self.kinds) func everySyncedKindIsItsShape(kind: Kind) {
+    let fields = kind.dataset.fields
+    #expect(fields.filter(kind.columns.contains) == kind.columns.filter { $0 != kind.dataset.key }, "\(kind)")
+    #expect(Set(fields).subtracting(kind.columns).isSubset(of: ["recorded"]), "\(kind)")
+    for (name, rule) in kind.rules { #expect(kind.dataset.rules[name] == rule, "\(kind).\(name)") }
+  }
+
+  @Test func everySyncedDatasetHasAShape() {
+    // Avatar bytes are a blob, not a record kind.
+    let described = Set(Self.kinds.map(\.dataset.name))
+    #expect(Set(VitalSchema.datasets.map(\.name)).subtracting(described) == [Dataset.blob.name])
     #expect(Donation.shape.name(of: \Donation.vitals.ferritin) == "ferritin_ng_ml")
   }
+
+  struct Kind: Sendable, CustomStringConvertible {
+    let dataset: Dataset
+    let columns: [String]
+    let rules: [String: FieldRule]
+    var description: String { dataset.name }
+
+    init<Record>(_ dataset: Dataset, _ shape: RecordShape<Record>) {
+      self.dataset = dataset
+      columns = shape.columns.map(\.name)
+      rules = shape.rules
+    }
+  }
+
+  static let kinds: [Kind] = [
+    Kind(.donation, Donation.shape), Kind(.questionnaire, Questionnaire.Result.shape),
+    Kind(.profile, Profile.Stored.shape), Kind(.period, Period.shape), Kind(.cycleNote, CycleNote.shape),
+    Kind(.cyclePause, CyclePause.shape), Kind(.medication, Medication.shape), Kind(.dose, Dose.shape),
+    Kind(.healthSample, HealthStore.Sample.shape), Kind(.healthSource, HealthSource.shape),
+    Kind(.workout, HealthStore.Workout.shape), Kind(.activitySummary, HealthStore.ActivitySummary.shape),
+    Kind(.goal, Goal.shape), Kind(.areaWatch, AreaStore.Watch.shape),
+  ]
 }

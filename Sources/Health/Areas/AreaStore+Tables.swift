@@ -24,10 +24,7 @@ extension AreaStore {
 
   public static let watches = Table(
     "area_watch", comment: "Watched places (synced).",
-    [
-      .text("id", "NOT NULL"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
-      .text("label", "NOT NULL"), .real("lat", "NOT NULL"), .real("lon", "NOT NULL"),
-    ], constraints: ["PRIMARY KEY (account_id, id)"])
+    Watch.shape.accountTableColumns(), constraints: ["PRIMARY KEY (account_id, id)"])
 
   public static let watchStates = Table(
     "area_watch_state", comment: "This device's last seen phase of each watched place.",
@@ -46,6 +43,5 @@ extension AreaStore {
 }
 
 extension Dataset {
-  public static let areaWatch = Dataset(
-    AreaStore.watches, rules: ["label": .text(maxBytes: 500), "lat": .number(-90...90), "lon": .number(-180...180)])
+  public static let areaWatch = Dataset(AreaStore.watches, rules: AreaStore.Watch.shape.rules)
 }

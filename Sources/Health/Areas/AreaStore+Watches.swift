@@ -4,9 +4,9 @@ import Storage
 
 extension AreaStore {
   public struct Watch: Equatable, Sendable {
-    public let id: String
-    public let label: String
-    public let point: GeoPoint
+    public var id: String
+    public var label: String
+    public var point: GeoPoint
   }
 
   public struct Change: Equatable, Sendable {
@@ -17,13 +17,8 @@ extension AreaStore {
 
   public func watches() throws -> [Watch] {
     try db.query(
-      "SELECT \(Self.watches.list(["id", "label", "lat", "lon"])) FROM area_watch WHERE account_id = ? ORDER BY label, id",
-      account.id
-    ) {
-      Watch(
-        id: try $0.get("id"), label: try $0.get("label"),
-        point: GeoPoint(lon: try $0.get("lon"), lat: try $0.get("lat")))
-    }
+      "SELECT \(Self.watches.list()) FROM area_watch WHERE account_id = ? ORDER BY label, id", account.id,
+      row: Watch.shape.record)
   }
 
   @discardableResult
@@ -34,8 +29,7 @@ extension AreaStore {
     }
     let watch = Watch(id: UUID().uuidString.lowercased(), label: label, point: point)
     try db.transaction { _ in
-      try Replica(db: db, accountID: account.id, now: now).write(
-        .areaWatch, id: watch.id, ["label": .text(label), "lat": .real(point.lat), "lon": .real(point.lon)])
+      try replica.write(.areaWatch, id: watch.id, Watch.shape.fields(watch, Watch.synced))
       // The phase now is the baseline: only later changes are news.
       try saveState(watch, phase: try phase(at: point))
     }
@@ -63,22 +57,19 @@ extension AreaStore {
   /// baseline, so the move itself is no news.
   public func editWatch(_ key: String, label: String?, point: GeoPoint?) throws -> Watch {
     let old = try findWatch(key)
-    var fields: [String: DatabaseValue] = [:]
-    var newLabel = old.label
+    var watch = old
     if let label {
-      newLabel = label.trimmingCharacters(in: .whitespacesAndNewlines)
-      guard !newLabel.isEmpty, !newLabel.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+      watch.label = label.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !watch.label.isEmpty,
+        !watch.label.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
       else { throw AreaError.emptyLabel }
-      if newLabel != old.label { fields["label"] = .text(newLabel) }
     }
-    let newPoint = point ?? old.point
-    if newPoint.lat != old.point.lat { fields["lat"] = .real(newPoint.lat) }
-    if newPoint.lon != old.point.lon { fields["lon"] = .real(newPoint.lon) }
-    let watch = Watch(id: old.id, label: newLabel, point: newPoint)
+    watch.point = point ?? old.point
+    let fields = Watch.shape.changes(from: old, to: watch, Watch.synced)
     guard !fields.isEmpty else { return watch }
     try db.transaction { _ in
-      try Replica(db: db, accountID: account.id, now: now).write(.areaWatch, id: watch.id, fields)
-      if fields["lat"] != nil || fields["lon"] != nil { try saveState(watch, phase: try phase(at: newPoint)) }
+      try replica.write(.areaWatch, id: watch.id, fields)
+      if watch.point != old.point { try saveState(watch, phase: try phase(at: watch.point)) }
     }
     return watch
   }
@@ -86,7 +77,7 @@ extension AreaStore {
   public func removeWatch(_ key: String) throws -> Watch {
     let watch = try findWatch(key)
     try db.transaction { db in
-      try Replica(db: db, accountID: account.id, now: now).delete(.areaWatch, id: watch.id)
+      try replica.delete(.areaWatch, id: watch.id)
       try db.execute("DELETE FROM area_watch_state WHERE account_id = ? AND watch_id = ?", account.id, watch.id)
     }
     return watch

@@ -1,7 +1,7 @@
 /// A position as GeoJSON orders it (RFC 7946): longitude first, then latitude.
 public struct GeoPoint: Equatable, Sendable {
-  public let lon: Double
-  public let lat: Double
+  public var lon: Double
+  public var lat: Double
 
   public init(lon: Double, lat: Double) {
     self.lon = lon

@@ -21,7 +21,7 @@ public struct CycleNote: Equatable, Sendable {
 
   public enum Sex: String, CaseIterable, Sendable { case protected, unprotected }
 
-  public let date: LocalDate
+  public var date: LocalDate
   public var flow: Flow?
   /// Waking temperature in °C.
   public var temperature: Double?

@@ -6,7 +6,7 @@ import Foundation
 public struct CyclePause: Equatable, Sendable {
   public enum Reason: String, CaseIterable, Sendable { case pregnancy, breastfeeding, contraception, other }
 
-  public let id: String
+  public var id: String
   public var from: LocalDate
   public var to: LocalDate?
   public var reason: Reason

@@ -3,7 +3,7 @@ import Foundation
 
 /// A logged period: its first day and, once it is over, its last day.
 public struct Period: Equatable, Sendable {
-  public let id: String
+  public var id: String
   public var start: LocalDate
   public var end: LocalDate?
   /// The cycle that starts with this period is left out of the statistics (`vital cycle exclude`).

@@ -29,9 +29,7 @@ extension PeriodStore {
       if let start { period.start = start }
       if let end { period.end = end }
       try check(period, among: try list())
-      var fields: [String: DatabaseValue] = [:]
-      if period.start != old.start { fields["start"] = .text(period.start.description) }
-      if period.end != old.end { fields["end"] = period.end.map(\.description).databaseValue }
+      let fields = Period.shape.changes(from: old, to: period, Period.synced)
       if !fields.isEmpty { try replica.write(.period, id: period.id, fields) }
       return period
     }

@@ -107,15 +107,14 @@ extension PeriodStore {
 
   /// The fields an imported note gives: those it has a value for.
   static func givenFields(_ note: CycleNote) -> [String: DatabaseValue] {
-    var names: [String] = []
-    if note.flow != nil { names.append("flow") }
-    if note.temperature != nil { names += ["temperature", "temperature_time", "temperature_excluded"] }
-    if note.mucus != nil { names.append("mucus") }
-    if !note.pain.isEmpty { names.append("pain") }
-    if !note.mood.isEmpty { names.append("mood") }
-    if note.sex != nil { names.append("sex") }
-    if note.text != nil { names.append("text") }
-    let all = fields(note)
-    return Dictionary(uniqueKeysWithValues: names.map { ($0, all[$0]!) })
+    var given: [PartialKeyPath<CycleNote>] = []
+    if note.flow != nil { given.append(\.flow) }
+    if note.temperature != nil { given += [\.temperature, \.temperatureTime, \.temperatureExcluded] }
+    if note.mucus != nil { given.append(\.mucus) }
+    if !note.pain.isEmpty { given.append(\.pain) }
+    if !note.mood.isEmpty { given.append(\.mood) }
+    if note.sex != nil { given.append(\.sex) }
+    if note.text != nil { given.append(\.text) }
+    return CycleNote.shape.fields(note, of: given)
   }
 }

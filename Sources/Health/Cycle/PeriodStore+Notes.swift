@@ -45,14 +45,14 @@ extension PeriodStore {
       var period = before
       period.end = date
       try check(period, among: periods)
-      try replica.write(.period, id: period.id, ["end": .text(date.description)])
+      try replica.write(.period, id: period.id, Period.shape.changes(from: before, to: period, Period.synced))
       return (period, .extended)
     }
     if let after = periods.first(where: { $0.start == date.adding(days: 1) }) {
       var period = after
       period.start = date
       try check(period, among: periods)
-      try replica.write(.period, id: period.id, ["start": .text(date.description)])
+      try replica.write(.period, id: period.id, Period.shape.changes(from: after, to: period, Period.synced))
       return (period, .extended)
     }
     return (try log(start: date, end: date, id: Self.flowPeriodID(date)), .started)
@@ -79,47 +79,12 @@ extension PeriodStore {
       """
       SELECT \(Self.notes.list()) FROM cycle_note
       WHERE account_id = ? AND date >= ? AND date <= ? ORDER BY date
-      """, account.id, (from ?? LocalDate(ordinal: 0)).description, (to ?? .distantFuture).description
-    ) { row in try? Self.note(row) }.compactMap { $0 }
-  }
-
-  static func note(_ row: Row) throws -> CycleNote {
-    guard let date = LocalDate(try row.get("date", as: String.self)) else {
-      throw StorageError.typeMismatch(column: "date", expected: "a date", sql: nil)
-    }
-    var note = CycleNote(date: date)
-    note.flow = try row.get("flow", as: String?.self).flatMap(CycleNote.Flow.init)
-    note.temperature = row.valid("temperature", in: .cycleNote)
-    note.temperatureTime = try row.get("temperature_time")
-    note.temperatureExcluded = try row.get("temperature_excluded", as: Int64.self) != 0
-    note.mucus = try row.get("mucus", as: String?.self).flatMap(CycleNote.Mucus.init)
-    note.pain = tags(try row.get("pain"))
-    note.mood = tags(try row.get("mood"))
-    note.sex = try row.get("sex", as: String?.self).flatMap(CycleNote.Sex.init)
-    note.text = try row.get("text")
-    return note
+      """, account.id, (from ?? LocalDate(ordinal: 0)).description, (to ?? .distantFuture).description,
+      row: CycleNote.shape.read
+    ).compactMap { $0 }
   }
 
   static func fields(_ note: CycleNote) -> [String: DatabaseValue] {
-    [
-      "date": .text(note.date.description), "flow": note.flow?.rawValue.databaseValue ?? .null,
-      "temperature": note.temperature.databaseValue, "temperature_time": note.temperatureTime.databaseValue,
-      "temperature_excluded": .integer(note.temperatureExcluded ? 1 : 0),
-      "mucus": note.mucus?.rawValue.databaseValue ?? .null, "pain": tagsValue(note.pain),
-      "mood": tagsValue(note.mood), "sex": note.sex?.rawValue.databaseValue ?? .null,
-      "text": note.text.databaseValue,
-    ]
-  }
-
-  static func tagsValue(_ tags: [String]) -> DatabaseValue {
-    tags.isEmpty ? .null : .text(JSON.array(tags.map(JSON.string)).serialized(pretty: false))
-  }
-
-  /// Tags stored as a JSON array; anything else (a newer device's format) reads as no tags.
-  static func tags(_ text: String?) -> [String] {
-    guard let text, let data = text.data(using: .utf8),
-      let array = try? JSONSerialization.jsonObject(with: data) as? [String]
-    else { return [] }
-    return array
+    CycleNote.shape.fields(note, CycleNote.synced)
   }
 }

@@ -6,15 +6,8 @@ import Storage
 extension PeriodStore {
   public func pauses() throws -> [CyclePause] {
     try db.query(
-      #"SELECT id, start, "end", reason FROM cycle_pause WHERE account_id = ? ORDER BY start"#, account.id
-    ) { row in
-      guard let from = LocalDate(try row.get("start", as: String.self)),
-        let reason = CyclePause.Reason(rawValue: try row.get("reason"))
-      else { throw StorageError.typeMismatch(column: "start/reason", expected: "a date and a reason", sql: nil) }
-      return CyclePause(
-        id: try row.get("id"), from: from, to: try row.get("end", as: String?.self).flatMap(LocalDate.init),
-        reason: reason)
-    }
+      "SELECT \(Self.pauses.list()) FROM cycle_pause WHERE account_id = ? ORDER BY start", account.id,
+      row: CyclePause.shape.record)
   }
 
   /// Starts a pause, or changes the end and reason of the one that starts on `from`. Pauses may
@@ -24,18 +17,15 @@ extension PeriodStore {
     if let to, to < from { throw CycleError.endBeforeStart(start: from.description, end: to.description) }
     return try db.transaction { _ in
       let pauses = try pauses()
-      var pause = pauses.first { $0.from == from } ?? CyclePause(from: from, to: to, reason: reason)
+      let old = pauses.first { $0.from == from }
+      var pause = old ?? CyclePause(from: from, to: to, reason: reason)
       pause.to = to
       pause.reason = reason
       for other in pauses where other.id != pause.id && other.overlaps(pause.from...(pause.to ?? .distantFuture)) {
         throw CycleError.pauseOverlaps(start: other.from.description, end: other.to?.description)
       }
-      try replica.write(
-        .cyclePause, id: pause.id,
-        [
-          "start": .text(pause.from.description), "end": pause.to.map(\.description).databaseValue,
-          "reason": .text(reason.rawValue),
-        ])
+      let fields = CyclePause.shape.changes(from: old, to: pause, CyclePause.synced)
+      if !fields.isEmpty { try replica.write(.cyclePause, id: pause.id, fields) }
       return pause
     }
   }
@@ -59,7 +49,7 @@ extension PeriodStore {
     }
     if period.excluded != excluded {
       period.excluded = excluded
-      try replica.write(.period, id: period.id, ["excluded": .integer(excluded ? 1 : 0)])
+      try replica.write(.period, id: period.id, ["excluded": Period.shape.value(period, \.excluded)])
     }
     return period
   }

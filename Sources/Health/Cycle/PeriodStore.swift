@@ -13,19 +13,14 @@ public struct PeriodStore: AccountScoped {
   var today: LocalDate { scope.today }
 
   public func list() throws -> [Period] {
-    // A row whose days no rule lets in (an older Vital's) is left out: every prediction and
-    // view reads this list, and one bad row must not stop them.
-    try db.query(
-      "SELECT \(Self.periods.list(["id", "start", "end", "excluded"])) FROM period WHERE account_id = ? ORDER BY start",
-      account.id
-    ) { row -> Period? in
-      guard let startText: String = row.valid("start", in: .period), let start = LocalDate(startText) else {
-        return nil
+    try db.query("SELECT \(Self.periods.list()) FROM period WHERE account_id = ? ORDER BY start", account.id) {
+      row -> Period? in
+      // An end before the start (written before the rule) ends the period on its first day.
+      try Period.shape.read(row).map { period in
+        var period = period
+        period.end = period.end.map { max($0, period.start) }
+        return period
       }
-      let end = (row.valid("end", in: .period) as String?).flatMap(LocalDate.init)
-      return Period(
-        id: try row.get("id"), start: start, end: end.map { max($0, start) },
-        excluded: (row.valid("excluded", in: .period) as Int64?) == 1)
     }.compactMap { $0 }
   }
 
@@ -40,9 +35,8 @@ public struct PeriodStore: AccountScoped {
         ?? Period(start: start, end: end)
       period.end = end
       try check(period, among: periods)
-      try replica.write(
-        .period, id: period.id,
-        ["start": .text(period.start.description), "end": period.end.map(\.description).databaseValue])
+      // Both days, as logged: a log on another device of the same period meets this one whole.
+      try replica.write(.period, id: period.id, Period.shape.fields(period, Period.logged))
       return period
     }
   }
@@ -79,5 +73,4 @@ public struct PeriodStore: AccountScoped {
     return try CyclePrediction.predict(periods: list(), pauses: pauses(), today: today, count: count)
   }
 
-  var replica: Replica { Replica(db: db, accountID: account.id, now: now) }
 }

@@ -21,3 +21,21 @@ extension Donation {
       .integer("pulse_bpm", \.vitals.pulse, DonationVitals.pulseRange),
     ])
 }
+
+extension Questionnaire.Result {
+  /// A questionnaire as taken, stored, synced and exported (`DonationStore.questionnaires`).
+  public static let shape = RecordShape<Questionnaire.Result>(
+    blank: {
+      Questionnaire.Result(
+        id: "", takenAt: Date(timeIntervalSince1970: 0), eligible: false, deferredUntil: nil, reasons: [], answers: [:])
+    },
+    [
+      .text("id", \.id), .instant("taken_at", \.takenAt, years: 1940...2200),
+      .flag("eligible", \.eligible, required: true),
+      .instant("deferred_until", exact: \.deferredUntil, years: 1940...2300),
+      // The reasons given and the answers, as JSON.
+      .json("reasons", \.reasons, required: true), .json("answers", \.answers, required: true),
+    ])
+
+  static let synced = shape.selection(Dataset.questionnaire.fields)
+}

@@ -5,10 +5,7 @@ extension DonationStore {
   /// The donation's columns (`Donation.shape`), with its account and the time of its last write.
   public static let donations = Table(
     "donation", comment: "Appointments, completed donations and cancelled appointments.",
-    Donation.shape.tableColumns(adding: [
-      (after: "id", .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE")),
-      (after: "notes", .text("updated_at", "NOT NULL")),
-    ]),
+    Donation.shape.accountTableColumns(adding: [(after: "notes", .text("updated_at", "NOT NULL"))]),
     constraints: [
       "PRIMARY KEY (account_id, id)",
       "CHECK (status <> 'completed' OR completed_at IS NOT NULL)",
@@ -19,11 +16,8 @@ extension DonationStore {
 
   public static let questionnaires = Table(
     "questionnaire", comment: "Eligibility questionnaires as taken; reasons and answers are JSON.",
-    [
-      .text("id", "NOT NULL"), .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"),
-      .text("taken_at", "NOT NULL"), .integer("eligible", "NOT NULL CHECK (eligible IN (0, 1))"),
-      .text("deferred_until"), .text("reasons", "NOT NULL"), .text("answers", "NOT NULL"),
-    ], constraints: ["PRIMARY KEY (account_id, id)"], indexes: ["questionnaire_account_taken": "account_id, taken_at"])
+    Questionnaire.Result.shape.accountTableColumns(), constraints: ["PRIMARY KEY (account_id, id)"],
+    indexes: ["questionnaire_account_taken": "account_id, taken_at"])
 }
 
 extension Dataset {
@@ -34,9 +28,5 @@ extension Dataset {
       .requiredWhen(field: "status", equals: "scheduled", required: "scheduled_at"),
     ])
   public static let questionnaire = Dataset(
-    DonationStore.questionnaires,
-    rules: [
-      "taken_at": .instant(years: 1940...2200), "eligible": .flag, "deferred_until": .instant(years: 1940...2300),
-      "reasons": .json, "answers": .json,
-    ])
+    DonationStore.questionnaires, rules: Questionnaire.Result.shape.rules)
 }

@@ -187,8 +187,6 @@ public struct DonationStore: AccountScoped {
     if !changed.isEmpty { try replica.write(.donation, id: d.id, changed) }
   }
 
-  var replica: Replica { Replica(db: db, accountID: account.id, now: now) }
-
   /// The columns that sync, in the dataset's order.
   static let synced = Donation.shape.selection(Dataset.donation.fields)
 
@@ -210,12 +208,7 @@ public struct DonationStore: AccountScoped {
 
   public func save(_ result: Questionnaire.Result) throws {
     try replica.write(
-      .questionnaire, id: result.id,
-      [
-        "taken_at": result.takenAt.databaseValue, "eligible": result.eligible.databaseValue,
-        "deferred_until": result.deferredUntil.databaseValue, "reasons": .text(Self.json(result.reasons)),
-        "answers": .text(Self.json(result.answers)),
-      ])
+      .questionnaire, id: result.id, Questionnaire.Result.shape.fields(result, Questionnaire.Result.synced))
   }
 
   public func latestQuestionnaire() throws -> Questionnaire.Result? {
@@ -227,18 +220,6 @@ public struct DonationStore: AccountScoped {
   }
 
   static func questionnaire(_ row: Row) throws -> Questionnaire.Result {
-    Questionnaire.Result(
-      id: try row.get("id"), takenAt: try row.get("taken_at"), eligible: try row.get("eligible"),
-      deferredUntil: try row.get("deferred_until"), reasons: Self.decode(try row.get("reasons")) ?? [],
-      answers: Self.decode(try row.get("answers")) ?? [:])
-  }
-
-  static func json(_ value: Any) -> String {
-    let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
-    return data.map { String(decoding: $0, as: UTF8.self) } ?? "null"
-  }
-
-  static func decode<T>(_ text: String) -> T? {
-    (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? T
+    try Questionnaire.Result.shape.record(row)
   }
 }

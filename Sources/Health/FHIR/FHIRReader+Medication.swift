@@ -25,9 +25,9 @@ extension FHIRReader {
       stockSetAt: nil, refillAt: nil, since: since)
     m.asNeeded = asNeeded
     let all = MedicationStore.fields(m)
-    let columns = ["name", "times", "days", "dose", "since", "as_needed"]
+    let columns = Medication.shape.selection(of: [\.name, \.times, \.days, \.dose, \.since, \.asNeeded])
     consumed.formUnion([index, medication.entry])
-    return Record(id: id, columns: columns, values: columns.map { all[$0] ?? .null }, rest: all)
+    return Record(id: id, columns: columns.names, values: Medication.shape.values(m, columns), rest: all)
   }
 
   /// The dose from `doseAndRate` (a number and a unit), as Vital writes it: `5 mg`.
@@ -60,13 +60,14 @@ extension FHIRReader {
     let medication = named ?? ((r["medicationCodeableConcept"] as? Resource)?["text"] as? String)
     guard let medication else { throw FHIRImportError.entry(index, "a dose without its medication") }
     let at = try Self.date(r["effectiveDateTime"], index, "effectiveDateTime")
-    let dose = ((r["dosage"] as? Resource)?["text"] as? String).map(DatabaseValue.text) ?? .null
-    let columns = ["medication_id", "medication", "dose", "scheduled_at", "status", "at"]
-    let values: [DatabaseValue] = [
-      .text(String(parts[0])), .text(medication), dose,
-      Date(timeIntervalSince1970: TimeInterval(seconds)).databaseValue, .text(status.rawValue), at.databaseValue,
-    ]
+    let dose = Dose(
+      medicationID: String(parts[0]), medication: medication,
+      dose: (r["dosage"] as? Resource)?["text"] as? String,
+      scheduledAt: Date(timeIntervalSince1970: TimeInterval(seconds)), status: status, at: at)
     consumed.insert(index)
-    return Record(id: key, columns: columns, values: values, rest: ["recorded": at.databaseValue])
+    let columns = Dose.shape.selection(of: [\.medicationID, \.medication, \.dose, \.scheduledAt, \.status, \.at])
+    return Record(
+      id: key, columns: columns.names, values: Dose.shape.values(dose, columns), rest: [Dose.recorded: at.databaseValue]
+    )
   }
 }

@@ -63,28 +63,29 @@ struct FHIRReader {
   }
 
   static func profile(_ patient: Resource, _ index: Int) throws -> (columns: [String], values: [DatabaseValue])? {
-    var columns: [String] = []
-    var values: [DatabaseValue] = []
+    var profile = Profile.Stored()
+    var given: [PartialKeyPath<Profile.Stored>] = []
     if let gender = patient["gender"] as? String, let sex = Sex(rawValue: gender) {
-      columns.append("sex")
-      values.append(.text(sex.rawValue))
+      profile.sex = sex
+      given.append(\.sex)
     }
     if let birth = patient["birthDate"] as? String {
       guard LocalDate(birth) != nil else { throw FHIRImportError.entry(index, "birthDate is not YYYY-MM-DD") }
-      columns.append("birth_date")
-      values.append(.text(birth))
+      profile.birthDate = birth
+      given.append(\.birthDate)
     }
     if let name = (patient["name"] as? [Resource])?.first {
       if let family = name["family"] as? String {
-        columns.append("surname")
-        values.append(.text(family))
+        profile.surname = family
+        given.append(\.surname)
       }
-      if let given = (name["given"] as? [String])?.first {
-        columns.append("name")
-        values.append(.text(given))
+      if let first = (name["given"] as? [String])?.first {
+        profile.name = first
+        given.append(\.name)
       }
     }
-    return columns.isEmpty ? nil : (columns, values)
+    let columns = Profile.Stored.shape.selection(of: given)
+    return given.isEmpty ? nil : (columns.names, Profile.Stored.shape.values(profile, columns))
   }
 
   mutating func donation(_ url: String?, _ r: Resource, _ index: Int) throws -> Record? {
@@ -98,11 +99,10 @@ struct FHIRReader {
     let at = DonationStore.seconds(try Self.date(r["performedDateTime"], index, "performedDateTime"))!
     guard at <= now else { throw FHIRImportError.entry(index, "performedDateTime is in the future") }
     let place = ((r["location"] as? Resource)?["display"] as? String) ?? "unknown place"
-    let notes = ((r["note"] as? [Resource])?.first?["text"] as? String).map(DatabaseValue.text) ?? .null
-    var fields: [String: DatabaseValue] = [
-      "kind": .text(kind.rawValue), "status": .text(DonationStatus.completed.rawValue),
-      "completed_at": at.databaseValue, "place": .text(place), "notes": notes,
-    ]
+    let donation = Donation(
+      id: id, kind: kind, status: .completed, scheduledAt: nil, completedAt: at, place: place,
+      notes: (r["note"] as? [Resource])?.first?["text"] as? String)
+    var fields = DonationStore.fields(donation)
     for (key, value) in url.flatMap({ self.index.vitals[$0] }) ?? [:] { fields[key] = value }
     consumed.insert(index)
     consumed.formUnion(url.flatMap { self.index.vitalEntries[$0] } ?? [])

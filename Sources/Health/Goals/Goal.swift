@@ -42,7 +42,7 @@ public struct Goal: Equatable, Sendable {
     }
   }
 
-  public let id: String
+  public var id: String
   public var kind: Kind
   /// Steps, or metres.
   public var target: Double

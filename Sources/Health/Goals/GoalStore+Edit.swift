@@ -30,12 +30,8 @@ extension GoalStore {
     }
     if let title = changes.title { goal.title = title.flatMap { $0.isEmpty ? nil : $0 } }
     if let description = changes.description { goal.description = description.flatMap { $0.isEmpty ? nil : $0 } }
-    var fields: [String: DatabaseValue] = [:]
-    if goal.kind != old.kind { fields["type"] = .text(goal.kind.rawValue) }
-    if goal.target != old.target { fields["target"] = .real(goal.target) }
-    if goal.title != old.title { fields["title"] = goal.title.databaseValue }
-    if goal.description != old.description { fields["description"] = goal.description.databaseValue }
-    if !fields.isEmpty { try Replica(db: db, accountID: account.id, now: now).write(.goal, id: goal.id, fields) }
+    let fields = Goal.shape.changes(from: old, to: goal, Goal.synced)
+    if !fields.isEmpty { try replica.write(.goal, id: goal.id, fields) }
     return goal
   }
 }

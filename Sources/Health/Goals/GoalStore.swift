@@ -26,16 +26,10 @@ public struct GoalStore: AccountScoped {
   }
 
   public func list() throws -> [Goal] {
-    // A goal whose target no rule lets in (an older Vital's) is left out, not divided by.
     try db.query(
-      "SELECT \(Self.goals.list()) FROM goal WHERE account_id = ? ORDER BY type, target, id",
-      account.id
-    ) { row -> Goal? in
-      guard let target: Double = row.valid("target", in: .goal) else { return nil }
-      return Goal(
-        id: try row.get("id"), kind: Goal.Kind(rawValue: try row.get("type")) ?? .steps, target: target,
-        title: try row.get("title"), description: try row.get("description"), reward: try row.get("reward"))
-    }.compactMap { $0 }
+      "SELECT \(Self.goals.list()) FROM goal WHERE account_id = ? ORDER BY type, target, id", account.id,
+      row: Goal.shape.read
+    ).compactMap { $0 }
   }
 
   @discardableResult
@@ -48,12 +42,7 @@ public struct GoalStore: AccountScoped {
 
   func write(_ goal: Goal) throws {
     guard goal.target.isFinite, goal.target > 0, goal.target <= 10_000_000 else { throw Failure.badTarget }
-    try Replica(db: db, accountID: account.id, now: now).write(
-      .goal, id: goal.id,
-      [
-        "type": .text(goal.kind.rawValue), "target": .real(goal.target), "title": goal.title.databaseValue,
-        "description": goal.description.databaseValue, "reward": goal.reward.databaseValue,
-      ])
+    try replica.write(.goal, id: goal.id, Goal.shape.fields(goal, Goal.synced))
   }
 
   static let lookup = RecordLookup(kind: "goal", listCommand: "vital goals list", table: "goal")
@@ -68,7 +57,7 @@ public struct GoalStore: AccountScoped {
   @discardableResult
   public func remove(_ idOrPrefix: String) throws -> Goal {
     let goal = try find(idOrPrefix)
-    try Replica(db: db, accountID: account.id, now: now).delete(.goal, id: goal.id)
+    try replica.delete(.goal, id: goal.id)
     return goal
   }
 

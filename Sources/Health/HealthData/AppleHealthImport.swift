@@ -60,6 +60,7 @@ public final class AppleHealthImport {
     self.accountID = accountID
     self.now = now
     self.batchSize = batchSize
+    Self.sampleFields
   }
 
   /// Imports `path`; `progress` gets the bytes read so far and the total.
@@ -271,6 +272,7 @@ public final class AppleHealthImport {
     let endText = ISO8601.string(from: end)
     let id = Self.id("hs", start, [type, source ?? "", startText, endText, valueText ?? "", unit ?? ""])
     summary.byType[type, default: 0] += 1
+    // In the order of `sampleFields`: the shape's, the dates as already written for the id.
     try add(
       .healthSample, id: id,
       [.text(type), value, storedUnit.databaseValue, source.databaseValue, .text(startText), .text(endText)])
@@ -282,26 +284,23 @@ public final class AppleHealthImport {
       summary.skipped += 1
       return
     }
-    let startText = ISO8601.string(from: start)
-    let endText = ISO8601.string(from: end)
+    let id = Self.id("wo", start, [type, w.source ?? "", ISO8601.string(from: start), ISO8601.string(from: end)])
     summary.byType[type, default: 0] += 1
-    try add(
-      .workout, id: Self.id("wo", start, [type, w.source ?? "", startText, endText]),
-      [
-        .text(type), w.durationSeconds.databaseValue, w.distanceMetres.databaseValue, w.energyKcal.databaseValue,
-        w.source.databaseValue, .text(startText), .text(endText),
-      ])
+    let workout = HealthStore.Workout(
+      id: id, type: type, durationSeconds: w.durationSeconds, distanceMetres: w.distanceMetres,
+      energyKcal: w.energyKcal, source: w.source, start: start, end: end)
+    try add(.workout, id: id, HealthStore.Workout.shape.values(workout, HealthStore.Workout.synced))
   }
 
   private func activitySummary(_ attributes: XMLStream.Attributes) throws {
-    var fields: [String: Double] = [:]
+    var record = HealthStore.ActivitySummary()
     var date: LocalDate?
     attributes.forEach { key, value in
       let name = String(cString: key)
       if name == "dateComponents" {
         date = LocalDate(String(cString: value))
-      } else if let column = Self.activityColumns[name], let number = Double(String(cString: value)) {
-        fields[column] = number
+      } else if let ring = Self.activityRings[name], let number = Double(String(cString: value)) {
+        record.rings[keyPath: ring] = number
       }
     }
     summary.records += 1
@@ -310,18 +309,26 @@ public final class AppleHealthImport {
       return
     }
     summary.byType["ActivitySummary", default: 0] += 1
-    let columns = Dataset.activitySummary.fields.dropFirst()
+    (record.id, record.date) = ("as-\(date)", date)
     try add(
-      .activitySummary, id: "as-\(date)", [.text(date.description)] + columns.map { fields[$0].databaseValue })
+      .activitySummary, id: record.id,
+      HealthStore.ActivitySummary.shape.values(record, HealthStore.ActivitySummary.synced))
   }
 
   /// Both generations of the export's names: `appleMoveTime*` and `appleMoveMinutes*` alike.
-  static let activityColumns = [
-    "activeEnergyBurned": "move_kcal", "activeEnergyBurnedGoal": "move_kcal_goal", "appleMoveTime": "move_minutes",
-    "appleMoveTimeGoal": "move_minutes_goal", "appleMoveMinutes": "move_minutes",
-    "appleMoveMinutesGoal": "move_minutes_goal", "appleExerciseTime": "exercise_minutes",
-    "appleExerciseTimeGoal": "exercise_goal", "appleStandHours": "stand_hours", "appleStandHoursGoal": "stand_goal",
+  static let activityRings: [String: WritableKeyPath<HealthStore.ActivityDay, Double?> & Sendable] = [
+    "activeEnergyBurned": \.moveKcal, "activeEnergyBurnedGoal": \.moveKcalGoal, "appleMoveTime": \.moveMinutes,
+    "appleMoveTimeGoal": \.moveMinutesGoal, "appleMoveMinutes": \.moveMinutes,
+    "appleMoveMinutesGoal": \.moveMinutesGoal, "appleExerciseTime": \.exerciseMinutes,
+    "appleExerciseTimeGoal": \.exerciseGoal, "appleStandHours": \.standHours, "appleStandHoursGoal": \.standGoal,
   ]
+
+  /// The order `record` writes a sample's fields in: checked against the shape once, since the
+  /// hot loop writes them positionally.
+  static let sampleFields: Void = {
+    let order = HealthStore.Sample.shape.selection(of: [\.type, \.value, \.unit, \.source, \.start, \.end])
+    precondition(order.names == Dataset.healthSample.fields, "the import writes samples in the shape's order")
+  }()
 
   // MARK: Batches
 

@@ -36,12 +36,15 @@ public struct HealthSource: Equatable, Sendable {
     }
   }
 
-  public let name: String
+  /// `HealthSource.id(name:)`.
+  public var id: String
+  public var name: String
   public var kind: Kind
   /// The place given with `vital health sources --prefer` (1 is first); nil ranks by kind.
   public var preferred: Int?
 
   public init(name: String, kind: Kind, preferred: Int? = nil) {
+    self.id = Self.id(name: name)
     self.name = name
     self.kind = kind
     self.preferred = preferred

@@ -8,15 +8,15 @@ import Storage
 /// stays deleted when the export is imported again.
 extension HealthStore {
   public struct Sample: Equatable, Sendable {
-    public let id: String
-    public let type: String
+    public var id: String
+    public var type: String
     /// The amount; nil when what is stored is not a finite number (text, or a value an older
     /// Vital let in): shown as invalid, never counted.
-    public let value: Double?
-    public let unit: String?
-    public let source: String
-    public let start: Date
-    public let end: Date
+    public var value: Double?
+    public var unit: String?
+    public var source: String
+    public var start: Date
+    public var end: Date
 
     /// The short name `health add` takes for this type, if it is one of those.
     public var name: String? { HealthType.manual.first { $0.type == type }?.name }
@@ -36,7 +36,7 @@ extension HealthStore {
   }
 
   static let sampleLookup = RecordLookup(kind: "sample", listCommand: "vital health list", table: "health_sample")
-  static let sampleColumns = samples.list(["id", "type", "value", "unit", "source", "start", "end"])
+  static let sampleColumns = samples.list(Sample.shape.columns.map(\.name))
 
   /// The samples starting on a local day, of one type or all, in time order.
   public func samples(on day: LocalDate, type: String? = nil) throws -> [Sample] {
@@ -47,7 +47,7 @@ extension HealthStore {
     for t in types {
       all += try db.query(
         "SELECT \(Self.sampleColumns) FROM health_sample WHERE account_id = ? AND type = ? AND start >= ? AND start < ?",
-        account.id, t, from, to, row: Self.sample)
+        account.id, t, from, to, row: Sample.shape.record)
     }
     return all.sorted { ($0.start, $0.type, $0.id) < ($1.start, $1.type, $1.id) }
   }
@@ -57,7 +57,7 @@ extension HealthStore {
     guard
       let sample = try db.queryFirst(
         "SELECT \(Self.sampleColumns) FROM health_sample WHERE account_id = ? AND id = ?", account.id, id,
-        row: Self.sample)
+        row: Sample.shape.record)
     else { throw RecordLookup.Failure.notFound(kind: "sample", id: idOrPrefix, listCommand: "vital health list") }
     return sample
   }
@@ -66,17 +66,17 @@ extension HealthStore {
   public func editSample(_ idOrPrefix: String, value: Double?, at: Date?) throws -> Sample {
     let old = try sample(idOrPrefix)
     guard old.isManual else { throw SampleError.importedIsReadOnly(source: old.source) }
-    var fields: [String: DatabaseValue] = [:]
+    var new = old
     if let value, value != old.value {
       guard value.isFinite, (0...1_000_000).contains(value) else { throw Failure.badValue }
-      fields["value"] = HealthType.stored(value)
+      new.value = value
     }
     if let at, at != old.start {
       guard at <= now else { throw Failure.inTheFuture }
-      fields["start"] = at.databaseValue
-      fields["end"] = at.databaseValue
+      (new.start, new.end) = (at, at)
     }
-    if !fields.isEmpty { try Replica(db: db, accountID: account.id, now: now).write(.healthSample, id: old.id, fields) }
+    let fields = Sample.shape.changes(from: old, to: new, Sample.synced)
+    if !fields.isEmpty { try replica.write(.healthSample, id: old.id, fields) }
     return try sample(old.id)
   }
 
@@ -84,7 +84,7 @@ extension HealthStore {
   @discardableResult
   public func deleteSample(_ idOrPrefix: String) throws -> Sample {
     let sample = try sample(idOrPrefix)
-    try Replica(db: db, accountID: account.id, now: now).delete(.healthSample, id: sample.id)
+    try replica.delete(.healthSample, id: sample.id)
     return sample
   }
 
@@ -97,10 +97,4 @@ extension HealthStore {
     }
   }
 
-  static func sample(_ row: Row) throws -> Sample {
-    Sample(
-      id: try row.get("id"), type: try row.get("type"), value: Self.number(row["value"]),
-      unit: try row.get("unit"), source: try row.get("source", as: String?.self) ?? "", start: try row.get("start"),
-      end: try row.get("end"))
-  }
 }

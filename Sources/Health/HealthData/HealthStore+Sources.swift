@@ -82,13 +82,11 @@ extension HealthStore {
     try db.transaction { _ in
       // Every source is written, so the latest preference wins whole on every device.
       for summary in known {
-        let place = names.firstIndex(of: summary.source.name).map { DatabaseValue.integer(Int64($0 + 1)) } ?? .null
-        var fields: [String: DatabaseValue] = ["preferred": place]
-        if !rows.contains(summary.source.name) {
-          fields["name"] = .text(summary.source.name)
-          fields["kind"] = .text(summary.source.kind.rawValue)
-        }
-        try replica.write(.healthSource, id: HealthSource.id(name: summary.source.name), fields)
+        var source = summary.source
+        source.preferred = names.firstIndex(of: source.name).map { $0 + 1 }
+        let fields = HealthSource.shape.fields(
+          source, of: rows.contains(source.name) ? [\.preferred] : [\.name, \.kind, \.preferred])
+        try replica.write(.healthSource, id: source.id, fields)
       }
     }
     try totals.refresh()
@@ -104,13 +102,13 @@ extension HealthStore {
         ($0.name, $0)
       }, uniquingKeysWith: { a, _ in a })
     for (name, seen) in seen.sorted(by: { $0.key < $1.key }) {
+      let source = HealthSource(name: name, kind: seen.kind)
       if let row = rows[name] {
         guard seen.fromDevice, row.kind != seen.kind else { continue }
-        try replica.write(.healthSource, id: HealthSource.id(name: name), ["kind": .text(seen.kind.rawValue)])
+        try replica.write(.healthSource, id: source.id, HealthSource.shape.fields(source, of: [\.kind]))
       } else {
         try replica.write(
-          .healthSource, id: HealthSource.id(name: name),
-          ["name": .text(name), "kind": .text(seen.kind.rawValue), "preferred": .null])
+          .healthSource, id: source.id, HealthSource.shape.fields(source, of: [\.name, \.kind, \.preferred]))
       }
     }
   }

@@ -42,12 +42,9 @@ public struct HealthStore: AccountScoped {
     let replica = Replica(db: db, accountID: account.id, now: now)
     try db.transaction { _ in
       try Self.note([Self.manualSource: (.other, false)], replica: replica)
-      try replica.write(
-        .healthSample, id: id,
-        [
-          "type": .text(kind.type), "value": HealthType.stored(value), "unit": .text(kind.unit),
-          "source": .text(Self.manualSource), "start": at.databaseValue, "end": at.databaseValue,
-        ])
+      let sample = Sample(
+        id: id, type: kind.type, value: value, unit: kind.unit, source: Self.manualSource, start: at, end: at)
+      try replica.write(.healthSample, id: id, Sample.shape.fields(sample, Sample.synced))
     }
     return id
   }
@@ -85,10 +82,10 @@ public struct HealthStore: AccountScoped {
   }
 
   public struct ActivityDay: Equatable, Sendable {
-    public let moveKcal: Double?, moveKcalGoal: Double?
-    public let moveMinutes: Double?, moveMinutesGoal: Double?
-    public let exerciseMinutes: Double?, exerciseGoal: Double?
-    public let standHours: Double?, standGoal: Double?
+    public var moveKcal: Double?, moveKcalGoal: Double?
+    public var moveMinutes: Double?, moveMinutesGoal: Double?
+    public var exerciseMinutes: Double?, exerciseGoal: Double?
+    public var standHours: Double?, standGoal: Double?
   }
 
   /// Totals for a local day: cumulative types as `CumulativeCount` counts them across sources
@@ -112,18 +109,10 @@ public struct HealthStore: AccountScoped {
         Double.self,
         "SELECT total(distance_m) FROM workout WHERE account_id = ? AND type = ? AND start >= ? AND start < ?",
         account.id, HealthType.running, from, to) ?? 0
-    totals.activity = try db.queryFirst(
-      """
-      SELECT move_kcal, move_kcal_goal, move_minutes, move_minutes_goal, exercise_minutes, exercise_goal,
-        stand_hours, stand_goal FROM activity_summary WHERE account_id = ? AND date = ?
-      """, account.id, day.description
-    ) { row in
-      ActivityDay(
-        moveKcal: try row.get("move_kcal"), moveKcalGoal: try row.get("move_kcal_goal"),
-        moveMinutes: try row.get("move_minutes"), moveMinutesGoal: try row.get("move_minutes_goal"),
-        exerciseMinutes: try row.get("exercise_minutes"), exerciseGoal: try row.get("exercise_goal"),
-        standHours: try row.get("stand_hours"), standGoal: try row.get("stand_goal"))
-    }
+    let summary = try db.queryFirst(
+      "SELECT \(Self.activitySummaries.list()) FROM activity_summary WHERE account_id = ? AND date = ?", account.id,
+      day.description, row: ActivitySummary.shape.read)
+    totals.activity = summary.flatMap { $0 }?.rings
     return totals
   }
 }

@@ -100,11 +100,9 @@ extension HealthTotals {
   // MARK: Sources and state
 
   func sourceRows() throws -> [HealthSource] {
-    try db.query("SELECT name, kind, preferred FROM health_source WHERE account_id = ?", accountID) { row in
-      HealthSource(
-        name: try row.get("name"), kind: HealthSource.Kind(rawValue: try row.get("kind")) ?? .other,
-        preferred: try row.get("preferred"))
-    }
+    try db.query(
+      "SELECT \(HealthStore.sources.list()) FROM health_source WHERE account_id = ?", accountID,
+      row: HealthSource.shape.record)
   }
 
   private func loadState() throws -> (ranking: [HealthSource], longest: Int64)? {

@@ -39,7 +39,7 @@ public enum Weekday: Int, CaseIterable, Comparable, Sendable {
 /// A medication and when it is taken: on a schedule (its plan in force, and the plans that
 /// edits ended) or as needed.
 public struct Medication: Equatable, Sendable {
-  public let id: String
+  public var id: String
   public var name: String
   public var times: [TimeOfDay]
   /// nil: every day.
@@ -121,20 +121,20 @@ public struct Medication: Equatable, Sendable {
 }
 
 /// What happened to a scheduled dose.
-public enum DoseStatus: String, Sendable {
+public enum DoseStatus: String, CaseIterable, Sendable {
   case taken, skipped, missed, pending
 }
 
 /// A scheduled dose (or a dose taken as needed) and what became of it.
 public struct Dose: Equatable, Sendable {
-  public let medicationID: String
-  public let medication: String
+  public var medicationID: String
+  public var medication: String
   /// The dose in force that day.
-  public let dose: String?
-  public let scheduledAt: Date
-  public let status: DoseStatus
+  public var dose: String?
+  public var scheduledAt: Date
+  public var status: DoseStatus
   /// When it was taken or skipped.
-  public let at: Date?
+  public var at: Date?
   /// When it is due: its scheduled time moved by the shifts of that day's earlier late doses.
   public var due: Date
   /// How far this late dose moved the rest of its day.
@@ -156,6 +156,9 @@ public struct Dose: Equatable, Sendable {
     self.shift = shift
     self.overLimit = overLimit
   }
+
+  /// The record id: `Dose.id(medication:scheduledAt:)`.
+  public var id: String { Self.id(medication: medicationID, scheduledAt: scheduledAt) }
 
   /// The same dose recorded on two devices is one record: its id is its medication and time.
   static func id(medication: String, scheduledAt: Date) -> String {

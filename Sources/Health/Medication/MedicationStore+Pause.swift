@@ -14,7 +14,7 @@ extension MedicationStore {
     guard end > now else { throw MedicationError.pauseInThePast }
     m.pauses.removeAll { $0.contains(now) || $0.from >= now }
     m.pauses.append(Medication.Pause(from: now, until: end))
-    try replica.write(.medication, id: m.id, ["pauses": Self.fields(m)["pauses"]!])
+    try replica.write(.medication, id: m.id, Medication.shape.fields(m, of: [\.pauses]))
     return m
   }
 
@@ -28,7 +28,7 @@ extension MedicationStore {
       if p.from >= now { return nil }
       return Medication.Pause(from: p.from, until: now)
     }
-    try replica.write(.medication, id: m.id, ["pauses": Self.fields(m)["pauses"]!])
+    try replica.write(.medication, id: m.id, Medication.shape.fields(m, of: [\.pauses]))
     return m
   }
 
@@ -48,7 +48,7 @@ extension MedicationStore {
       .filter { $0.status == .pending }
     guard let due = open.last else { throw MedicationError.nothingDue(m.name) }
     m.snooze = Medication.Snooze(scheduledAt: due.scheduledAt, until: now.addingTimeInterval(span))
-    try replica.write(.medication, id: m.id, ["snooze": Self.fields(m)["snooze"]!])
+    try replica.write(.medication, id: m.id, Medication.shape.fields(m, of: [\.snooze]))
     return (m, due)
   }
 }

@@ -80,8 +80,7 @@ public struct MedicationStore: AccountScoped {
     var medication = try find(key)
     medication.stock = stock
     medication.stockSetAt = now
-    try replica.write(
-      .medication, id: medication.id, ["stock": stock.databaseValue, "stock_set_at": now.databaseValue])
+    try replica.write(.medication, id: medication.id, Medication.shape.fields(medication, of: [\.stock, \.stockSetAt]))
     return medication
   }
 
@@ -191,5 +190,4 @@ public struct MedicationStore: AccountScoped {
     return Dictionary(rows.map { ($0.scheduledAt, $0) }, uniquingKeysWith: { a, _ in a })
   }
 
-  var replica: Replica { Replica(db: db, accountID: account.id, now: now) }
 }

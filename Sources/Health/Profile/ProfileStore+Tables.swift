@@ -17,14 +17,11 @@ extension ProfileStore {
       avatar_sha256 points at blob(account_id, sha256) but is no foreign key: synced rows may
       arrive in any order.
       """,
-    [
-      .text("id", "NOT NULL"), .text("account_id", "NOT NULL UNIQUE REFERENCES account(id) ON DELETE CASCADE"),
-      .text("name"), .text("surname"), .text("abo", "CHECK (abo IN ('A', 'B', 'AB', 'O'))"),
-      .text("rhesus", "CHECK (rhesus IN ('+', '-'))"), .text("sex", "CHECK (sex IN ('female', 'male'))"),
-      .text("birth_date"), .real("weight_kg", "CHECK (weight_kg > 0)"),
-      .text("region", "NOT NULL DEFAULT 'de' CHECK (region IN ('de', 'us', 'uk'))"), .text("avatar_sha256"),
-      .text("updated_at", "NOT NULL"),
-    ], constraints: ["PRIMARY KEY (account_id, id)"])
+    Profile.Stored.shape.tableColumns(adding: [
+      // One profile per account.
+      (after: "id", .text("account_id", "NOT NULL UNIQUE REFERENCES account(id) ON DELETE CASCADE")),
+      (after: "avatar_sha256", .text("updated_at", "NOT NULL")),
+    ]), constraints: ["PRIMARY KEY (account_id, id)"])
 }
 
 extension Dataset {
@@ -36,9 +33,5 @@ extension Dataset {
     ])
   public static let profile = Dataset(
     ProfileStore.profiles, stamp: "updated_at",
-    rules: [
-      "name": .text(maxBytes: 500), "surname": .text(maxBytes: 500), "abo": .oneOf(["A", "B", "AB", "O"]),
-      "rhesus": .oneOf(["+", "-"]), "sex": .oneOf(["female", "male"]), "birth_date": .day(years: 1900...2200),
-      "weight_kg": .number(1...700), "region": .oneOf(Region.allCases.map(\.rawValue)), "avatar_sha256": .sha256,
-    ])
+    rules: Profile.Stored.shape.rules)
 }

@@ -11,8 +11,6 @@ public struct ProfileStore: AccountScoped {
 
   public init(_ scope: AccountScope) { self.scope = scope }
 
-  var replica: Replica { Replica(db: db, accountID: account.id, now: now) }
-
   /// The profile's record id, the same on every device of the same email, so that syncing
   /// two devices leaves one profile, not one per device.
   var profileID: String { "profile-" + Crypto.sha256Hex(Data(account.email.utf8)).prefix(32) }
@@ -20,24 +18,13 @@ public struct ProfileStore: AccountScoped {
   public func load() throws -> Profile {
     let row = try db.queryFirst(
       """
-      SELECT p.surname, p.abo, p.rhesus, p.sex, p.birth_date, p.weight_kg, p.region,
-             b.sha256, b.mime, b.width, b.height, length(b.data) AS bytes, p.name
+      SELECT \(Profile.Stored.shape.columns.map { "p." + Table.quoted($0.name) }.joined(separator: ", ")),
+             b.sha256, b.mime, b.width, b.height, length(b.data) AS bytes
       FROM profile p LEFT JOIN blob b ON b.account_id = p.account_id AND b.sha256 = p.avatar_sha256
       WHERE p.account_id = ?
       """, account.id
     ) { row -> Profile in
-      var p = Profile()
-      p.surname = try row.get("surname")
-      if let abo: String = try row.get("abo"), let group = BloodType.Group(rawValue: abo),
-        let rh: String = try row.get("rhesus")
-      {
-        p.bloodType = BloodType(group: group, rhesusPositive: rh == "+")
-      }
-      p.sex = (try row.get("sex", as: String?.self)).flatMap(Sex.init(rawValue:))
-      p.birthDate = row.valid("birth_date", in: .profile)
-      p.weightKg = row.valid("weight_kg", in: .profile)
-      p.region = Region(rawValue: try row.get("region")) ?? .de
-      p.name = try row.get("name")
+      var p = Profile(try Profile.Stored.shape.record(row))
       if let sha: String = try row.get("sha256") {
         p.avatar = Avatar(
           sha256: sha, mime: try row.get("mime"), width: try row.get("width"), height: try row.get("height"),
@@ -57,23 +44,13 @@ public struct ProfileStore: AccountScoped {
   /// `chosen` fields are written even when they hold the default (a region of `de` said on
   /// purpose is known, where one never said is not).
   public func save(_ profile: Profile, chosen: Set<String> = []) throws {
-    let before = Self.fields(try exists() ? try load() : Profile())
-    let changed = Self.fields(profile).filter { before[$0.key] != $0.value || chosen.contains($0.key) }
+    let shape = Profile.Stored.shape
+    let before = shape.fields((try exists() ? try load() : Profile()).stored(id: profileID), Profile.Stored.edited)
+    let changed = shape.fields(profile.stored(id: profileID), Profile.Stored.edited).filter {
+      before[$0.key] != $0.value || chosen.contains($0.key)
+    }
     if changed.isEmpty { return }
     try replica.write(.profile, id: profileID, changed)
-  }
-
-  static func fields(_ p: Profile) -> [String: DatabaseValue] {
-    [
-      "name": p.name.databaseValue,
-      "surname": p.surname.databaseValue,
-      "abo": (p.bloodType?.group.rawValue).databaseValue,
-      "rhesus": p.bloodType.map { $0.rhesusPositive ? "+" : "-" }.databaseValue,
-      "sex": (p.sex?.rawValue).databaseValue,
-      "birth_date": p.birthDate.databaseValue,
-      "weight_kg": p.weightKg.databaseValue,
-      "region": .text(p.region.rawValue),
-    ]
   }
 
   private func exists() throws -> Bool {
@@ -102,12 +79,11 @@ public struct ProfileStore: AccountScoped {
   }
 
   private func writeAvatarReference(_ sha: String?) throws {
-    if try !exists() {
-      try replica.write(
-        .profile, id: profileID, ["region": .text(Region.de.rawValue), "avatar_sha256": sha.databaseValue])
-    } else {
-      try replica.write(.profile, id: profileID, ["avatar_sha256": sha.databaseValue])
-    }
+    var stored = Profile.Stored()
+    stored.avatarSHA256 = sha
+    // A new profile names its region too: the column has no default a synced insert could use.
+    let fields: [PartialKeyPath<Profile.Stored>] = try exists() ? [\.avatarSHA256] : [\.region, \.avatarSHA256]
+    try replica.write(.profile, id: profileID, Profile.Stored.shape.fields(stored, of: fields))
     try deleteUnusedBlobs()
   }
 
@@ -139,7 +115,8 @@ public struct ProfileStore: AccountScoped {
   /// The blobs that stay, as a JSON array: the profile's avatar, and every avatar an undo could
   /// bring back.
   private func keptBlobs() throws -> String {
-    var kept = try ChangeJournal(db: db, accountID: account.id).replacedValues(.profile, field: "avatar_sha256")
+    var kept = try ChangeJournal(db: db, accountID: account.id).replacedValues(
+      .profile, field: Profile.Stored.shape.name(of: \.avatarSHA256))
     if let current = try db.scalar(String.self, "SELECT avatar_sha256 FROM profile WHERE account_id = ?", account.id) {
       kept.insert(current)
     }
