@@ -2,7 +2,6 @@ import Foundation
 import Replication
 import Schema
 import Storage
-import TestServer
 import Testing
 
 @testable import Sync
@@ -75,73 +74,71 @@ import Testing
   }
 
   @Test func anyValueInAnyFieldNeverTrapsAndTheValidOnesAllArrive() async throws {
-    let seed = UInt64(Date().timeIntervalSince1970 * 1000)
-    var dice = Dice(state: seed)
-    var template = Array((NSTemporaryDirectory() + "/vital-anyvalue-XXXXXX").utf8CString)
-    let folder = String(cString: mkdtemp(&template)!)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let server = try TestServer(dataDirectory: folder + "/server")
-    let a = try Device(email: "ann@example.org", url: server.url)
-    try await a.register()
-    let b = try Device(email: "ann@example.org", url: server.url)
-    try await b.login()
-    try await b.sync()
+    try await LiveServer.with { url in
+      let seed = UInt64(Date().timeIntervalSince1970 * 1000)
+      var dice = Dice(state: seed)
+      let a = try Device(email: "ann@example.org", url: url)
+      try await a.register()
+      let b = try Device(email: "ann@example.org", url: url)
+      try await b.login()
+      try await b.sync()
 
-    let datasets = VitalSchema.datasets.filter { !$0.isBlob }
-    let clock = HLC(
-      milliseconds: Int64(Date().timeIntervalSince1970 * 1000) - 60_000, counter: 0, node: "00000000000000aa")
-    var accepted: [(change: WireChange, valid: Bool)] = []
-    var refusedByServer: [WireChange] = []
-    for n in 0..<400 {
-      let dataset = datasets.randomElement(using: &dice)!
-      let wholeValid = n % 3 == 0
-      var fields: [String: WireField] = [:]
-      var values: [String: DatabaseValue] = [:]
-      for name in dataset.fields where wholeValid || Bool.random(using: &dice) {
-        let value =
-          wholeValid || Int.random(in: 0..<3, using: &dice) > 0
-          ? Self.valid(dataset.rules[name], &dice) : Self.any(&dice)
-        fields[name] = WireField(value: value, hlc: clock.description)
-        values[name] = value.databaseValue
+      let datasets = VitalSchema.datasets.filter { !$0.isBlob }
+      let clock = HLC(
+        milliseconds: Int64(Date().timeIntervalSince1970 * 1000) - 60_000, counter: 0, node: "00000000000000aa")
+      var accepted: [(change: WireChange, valid: Bool)] = []
+      var refusedByServer: [WireChange] = []
+      for n in 0..<400 {
+        let dataset = datasets.randomElement(using: &dice)!
+        let wholeValid = n % 3 == 0
+        var fields: [String: WireField] = [:]
+        var values: [String: DatabaseValue] = [:]
+        for name in dataset.fields where wholeValid || Bool.random(using: &dice) {
+          let value =
+            wholeValid || Int.random(in: 0..<3, using: &dice) > 0
+            ? Self.valid(dataset.rules[name], &dice) : Self.any(&dice)
+          fields[name] = WireField(value: value, hlc: clock.description)
+          values[name] = value.databaseValue
+        }
+        // A record with no fields leaves no trace anywhere: nothing to check.
+        if fields.isEmpty { continue }
+        let change = WireChange(dataset: dataset.name, id: UUID().uuidString.lowercased(), fields: fields)
+        do {
+          _ = try await SyncClient.exchange(
+            WireJSON.encode(SyncRequest(since: nil, changes: [change], keyID: nil)), url: url, token: a.token)
+          // Valid as the device sees a new record: every field of the dataset, those not sent empty.
+          let record = Dictionary(uniqueKeysWithValues: dataset.fields.map { ($0, values[$0] ?? .null) })
+          // An account has one profile: a second id, however valid, is refused where it arrives.
+          accepted.append((change, dataset.fault(in: record) == nil && !dataset.onePerAccount))
+        } catch SyncError.recordRefused(_, let named, let id) {
+          #expect(named == dataset.name && id == change.id, "seed \(seed)")
+          refusedByServer.append(change)
+        }
       }
-      // A record with no fields leaves no trace anywhere: nothing to check.
-      if fields.isEmpty { continue }
-      let change = WireChange(dataset: dataset.name, id: UUID().uuidString.lowercased(), fields: fields)
-      do {
-        _ = try await SyncClient.exchange(
-          WireJSON.encode(SyncRequest(since: nil, changes: [change], keyID: nil)), url: server.url, token: a.token)
-        // Valid as the device sees a new record: every field of the dataset, those not sent empty.
-        let record = Dictionary(uniqueKeysWithValues: dataset.fields.map { ($0, values[$0] ?? .null) })
-        // An account has one profile: a second id, however valid, is refused where it arrives.
-        accepted.append((change, dataset.fault(in: record) == nil && !dataset.onePerAccount))
-      } catch SyncError.recordRefused(_, let named, let id) {
-        #expect(named == dataset.name && id == change.id, "seed \(seed)")
-        refusedByServer.append(change)
-      }
-    }
-    try await b.sync()
+      try await b.sync()
 
-    let refusals = Set(try b.replica.refusals().map { "\($0.dataset)/\($0.id)" })
-    func stored(_ change: WireChange) throws -> Bool {
-      let dataset = try #require(datasets.named(change.dataset))
-      return try b.db.scalar(
-        Int.self, "SELECT count(*) FROM \(dataset.table) WHERE \(dataset.key) = ?", change.id) == 1
-    }
-    for change in refusedByServer {
-      #expect(try !stored(change), "seed \(seed): \(change.dataset) \(change.id) was refused by the server")
-    }
-    var arrived = 0
-    for (change, valid) in accepted {
-      let here = try stored(change)
-      let listed = refusals.contains("\(change.dataset)/\(change.id)")
-      #expect(
-        here != listed, "seed \(seed): \(change.dataset) \(change.fields) is \(here ? "stored and listed" : "lost")")
-      if valid {
-        #expect(here, "seed \(seed): a valid \(change.dataset) did not arrive: \(change.fields)")
+      let refusals = Set(try b.replica.refusals().map { "\($0.dataset)/\($0.id)" })
+      func stored(_ change: WireChange) throws -> Bool {
+        let dataset = try #require(datasets.named(change.dataset))
+        return try b.db.scalar(
+          Int.self, "SELECT count(*) FROM \(dataset.table) WHERE \(dataset.key) = ?", change.id) == 1
       }
-      if here { arrived += 1 }
+      for change in refusedByServer {
+        #expect(try !stored(change), "seed \(seed): \(change.dataset) \(change.id) was refused by the server")
+      }
+      var arrived = 0
+      for (change, valid) in accepted {
+        let here = try stored(change)
+        let listed = refusals.contains("\(change.dataset)/\(change.id)")
+        #expect(
+          here != listed, "seed \(seed): \(change.dataset) \(change.fields) is \(here ? "stored and listed" : "lost")")
+        if valid {
+          #expect(here, "seed \(seed): a valid \(change.dataset) did not arrive: \(change.fields)")
+        }
+        if here { arrived += 1 }
+      }
+      #expect(arrived >= 100, "seed \(seed): a third of the records are valid whole")
+      #expect(!refusedByServer.isEmpty, "seed \(seed): some values are bad")
     }
-    #expect(arrived >= 100, "seed \(seed): a third of the records are valid whole")
-    #expect(!refusedByServer.isEmpty, "seed \(seed): some values are bad")
   }
 }

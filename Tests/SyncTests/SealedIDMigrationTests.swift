@@ -3,7 +3,6 @@ import Foundation
 import Replication
 import Schema
 import Storage
-import TestServer
 import Testing
 
 @testable import Sync
@@ -38,42 +37,40 @@ import Testing
   /// A record a device of an earlier version left under an `e1.` id, and one sealed now under
   /// `e2.`: a new device with the passphrase opens both.
   @Test func idsSealedEitherWayOpenOnANewDevice() async throws {
-    var template = Array((NSTemporaryDirectory() + "/vital-siv-XXXXXX").utf8CString)
-    let folder = String(cString: mkdtemp(&template)!)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let server = try TestServer(dataDirectory: folder + "/data")
-    let a = try Device(email: "siv@example.org", url: server.url)
-    try await a.register()
-    _ = try await a.client.turnOnEncryption(passphrase: Self.phrase, token: a.token, logN: 14)
-    _ = try a.donation(id: "new-1", place: "sealed with AES-SIV")
-    try await a.sync()
+    try await LiveServer.with { url in
+      let a = try Device(email: "siv@example.org", url: url)
+      try await a.register()
+      _ = try await a.client.turnOnEncryption(passphrase: Self.phrase, token: a.token, logN: 14)
+      _ = try a.donation(id: "new-1", place: "sealed with AES-SIV")
+      try await a.sync()
 
-    // What an earlier Vital sent: the same sealing of values, under an `e1.` id.
-    let syncKey = try SyncKey.load(a.db, accountID: a.accountID)
-    let sealer = try Sealer(key: try #require(syncKey).key)
-    let wireID = try sealer.legacyIDs.seal(dataset: "donation", id: "old-1")
-    let hlc = HLC.next(after: nil, now: Date(), node: "00000000000000aa").description
-    let values: [String: WireValue] = [
-      "kind": .string("whole-blood"), "status": .string("completed"),
-      "completed_at": .string("2025-12-01T10:00:00.000Z"), "place": .string("sealed the old way"),
-    ]
-    var fields: [String: WireField] = [:]
-    for (name, value) in values {
-      fields[name] = WireField(
-        value: try sealer.sealValue(value, aad: Sealer.aad("donation", wireID, name, hlc)), hlc: hlc)
-    }
-    let body = try JSONEncoder().encode(
-      SyncRequest(since: nil, changes: [WireChange(dataset: "donation", id: wireID, fields: fields)]))
-    let (status, text) = try await RawHTTP(url: server.url).send("POST", "/v1/sync", body: body, token: a.token)
-    #expect(status == 200, "\(text)")
+      // What an earlier Vital sent: the same sealing of values, under an `e1.` id.
+      let syncKey = try SyncKey.load(a.db, accountID: a.accountID)
+      let sealer = try Sealer(key: try #require(syncKey).key)
+      let wireID = try sealer.legacyIDs.seal(dataset: "donation", id: "old-1")
+      let hlc = HLC.next(after: nil, now: Date(), node: "00000000000000aa").description
+      let values: [String: WireValue] = [
+        "kind": .string("whole-blood"), "status": .string("completed"),
+        "completed_at": .string("2025-12-01T10:00:00.000Z"), "place": .string("sealed the old way"),
+      ]
+      var fields: [String: WireField] = [:]
+      for (name, value) in values {
+        fields[name] = WireField(
+          value: try sealer.sealValue(value, aad: Sealer.aad("donation", wireID, name, hlc)), hlc: hlc)
+      }
+      let body = try JSONEncoder().encode(
+        SyncRequest(since: nil, changes: [WireChange(dataset: "donation", id: wireID, fields: fields)]))
+      let (status, text) = try await RawHTTP(url: url).send("POST", "/v1/sync", body: body, token: a.token)
+      #expect(status == 200, "\(text)")
 
-    let b = try Device(email: "siv@example.org", url: server.url)
-    try await b.login()
-    _ = try await b.client.unlock(passphrase: Self.phrase, token: b.token)
-    try await b.sync()
-    let places = try b.db.query("SELECT id, place FROM donation ORDER BY id") {
-      "\(try $0.get(0, as: String.self)): \(try $0.get(1, as: String.self))"
+      let b = try Device(email: "siv@example.org", url: url)
+      try await b.login()
+      _ = try await b.client.unlock(passphrase: Self.phrase, token: b.token)
+      try await b.sync()
+      let places = try b.db.query("SELECT id, place FROM donation ORDER BY id") {
+        "\(try $0.get(0, as: String.self)): \(try $0.get(1, as: String.self))"
+      }
+      #expect(places == ["new-1: sealed with AES-SIV", "old-1: sealed the old way"])
     }
-    #expect(places == ["new-1: sealed with AES-SIV", "old-1: sealed the old way"])
   }
 }

@@ -4,14 +4,23 @@ import TestServer
 
 /// The test server's stored records, read and rewritten behind its back: what a curious or
 /// hostile operator can do. SQLite through the file, PostgreSQL through psql.
-struct ServerStorage {
-  let server: TestServer
+struct ServerStorage: Sendable {
+  /// The SQLite store's file, or the PostgreSQL database's name.
+  let sqlitePath: String
+  let database: String?
 
-  var sqlitePath: String { server.dataDirectory + "/server.sqlite" }
+  init(sqlitePath: String, database: String?) {
+    self.sqlitePath = sqlitePath
+    self.database = database
+  }
+
+  init(server: TestServer) {
+    self.init(sqlitePath: server.dataDirectory + "/server.sqlite", database: server.database)
+  }
 
   /// The stored fields JSON of every record, keyed by dataset and id.
   func records() throws -> [(dataset: String, id: String, fields: String)] {
-    if server.database == nil {
+    if database == nil {
       let db = try Database(path: sqlitePath)
       return try db.query("SELECT dataset, row_id, fields FROM records ORDER BY seq") {
         (try $0.get(0, as: String.self), try $0.get(1, as: String.self), try $0.get(2, as: String.self))
@@ -25,7 +34,7 @@ struct ServerStorage {
   }
 
   func setFields(dataset: String, id: String, _ fields: String) throws {
-    if server.database == nil {
+    if database == nil {
       let db = try Database(path: sqlitePath)
       try db.execute("UPDATE records SET fields = ? WHERE dataset = ? AND row_id = ?", fields, dataset, id)
     } else {
@@ -36,7 +45,7 @@ struct ServerStorage {
 
   /// Every byte the server keeps: the SQLite files, or a dump of the PostgreSQL tables.
   func allBytes() throws -> Data {
-    if server.database == nil {
+    if database == nil {
       var bytes = Data()
       for suffix in ["", "-wal"] {
         if let data = FileManager.default.contents(atPath: sqlitePath + suffix) { bytes.append(data) }
@@ -52,7 +61,7 @@ struct ServerStorage {
   func psql(_ sql: String) throws -> String {
     let environment = ProcessInfo.processInfo.environment
     guard let base = environment["VITAL_TEST_POSTGRES"], let bin = environment["VITAL_TEST_PGBIN"],
-      let url = URLComponents(string: base), let database = server.database
+      let url = URLComponents(string: base), let database
     else { throw NSError(domain: "ServerStorage", code: 1) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: bin + "/psql")
