@@ -59,10 +59,13 @@ let package = Package(
       name: "Auth", dependencies: ["Storage", "Cryptography", "Core"],
       exclude: ["Blocklist/LICENSE-zxcvbn.txt"],
       resources: [.embedInCode("Blocklist/common-passwords.txt")]),
+    .target(name: "Health", dependencies: ["Storage", "Cryptography", "Core", "Replication"]),
+    // What comes in from and goes out to other programs: the Apple Health export, FHIR, the
+    // whole-record archive. The only module that links libxml2 and ZIPFoundation.
     .target(
-      name: "Health",
+      name: "Interchange",
       dependencies: [
-        "Storage", "Cryptography", "Core", "Replication", "CLibXML2",
+        "Storage", "Cryptography", "Core", "Replication", "Health", "CLibXML2",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ]),
     // What sync shares without networking: settings, the wire format, sealing.
@@ -104,7 +107,8 @@ let package = Package(
     .executableTarget(
       name: "vital",
       dependencies: [
-        "Storage", "Cryptography", "Core", "Replication", "Auth", "Health", "Sync", "Schema", "CLICore", "CLIApp",
+        "Storage", "Cryptography", "Core", "Replication", "Auth", "Health", "Interchange", "Sync", "Schema", "CLICore",
+        "CLIApp",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/CLI"
@@ -139,7 +143,8 @@ let package = Package(
     .testTarget(
       name: "SyncTests",
       dependencies: [
-        "Sync", "SyncHTTP", "SyncServer", "Storage", "Cryptography", "Core", "Replication", "Auth", "Health", "Schema",
+        "Sync", "SyncHTTP", "SyncServer", "Storage", "Cryptography", "Core", "Replication", "Auth", "Health",
+        "Interchange", "Schema",
         "vital",
         "vital-serve", "vital-sync",
         "TestServer",
@@ -156,7 +161,9 @@ let package = Package(
     .testTarget(name: "ArchitectureTests"),
     .testTarget(
       name: "HealthTests",
-      dependencies: ["Health", "Core", "Cryptography", "Replication", "Auth", "Storage", "Schema", "TestImages"]),
+      dependencies: [
+        "Health", "Interchange", "Core", "Cryptography", "Replication", "Auth", "Storage", "Schema", "TestImages",
+      ]),
     .testTarget(
       name: "CLITests",
       dependencies: [

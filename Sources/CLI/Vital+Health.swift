@@ -4,6 +4,7 @@ import CLICore
 import Core
 import Foundation
 import Health
+import Interchange
 
 extension Vital {
   struct HealthCommand: AsyncParsableCommand {

@@ -83,4 +83,15 @@ import Testing
     #expect(
       everyday.isDisjoint(with: ["SyncHTTP", "SyncServer", "AsyncHTTPClient", "Hummingbird"]), "\(everyday.sorted())")
   }
+
+  /// libxml2 and ZIPFoundation are for reading other programs' files: only Interchange links
+  /// them, so the domain, the schema and vital-sync do not.
+  @Test func onlyInterchangeLinksTheFileReaders() throws {
+    let targets = try Self.targets()
+    for name in ["Health", "Schema", "vital-sync", "vital-bench"] {
+      let closure = Self.closure(of: name, in: targets)
+      #expect(closure.isDisjoint(with: ["Interchange", "CLibXML2", "ZIPFoundation"]), "\(name): \(closure.sorted())")
+    }
+    #expect(Self.closure(of: "Interchange", in: targets).isSuperset(of: ["Health", "CLibXML2", "ZIPFoundation"]))
+  }
 }

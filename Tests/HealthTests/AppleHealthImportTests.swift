@@ -3,6 +3,7 @@ import Storage
 import Testing
 
 @testable import Health
+@testable import Interchange
 
 @Suite struct AppleHealthImportTests {
   let t: TestAccount

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Health
+@testable import Interchange
 
 @Suite struct BatchWriterTests {
   struct Stop: Error, Equatable {}

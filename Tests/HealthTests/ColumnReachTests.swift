@@ -6,6 +6,7 @@ import Storage
 import Testing
 
 @testable import Health
+@testable import Interchange
 
 /// A kind of record is described once (`RecordShape`): a column added to its shape reaches the
 /// table, what syncs, the whole-record export and the records read back, with no other edit.

@@ -4,6 +4,7 @@ import Storage
 import Testing
 
 @testable import Health
+@testable import Interchange
 
 @Suite struct PeriodStoreTests {
   let t: TestAccount

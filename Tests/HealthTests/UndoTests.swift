@@ -6,6 +6,7 @@ import Storage
 import Testing
 
 @testable import Health
+@testable import Interchange
 
 /// `vital undo` below the command line: the journal a command's writes leave, and taking a
 /// change back whatever it was (an edit, a delete, a whole import).

@@ -5,6 +5,8 @@ import Health
 import Storage
 import Testing
 
+@testable import Interchange
+
 /// Cycle and medication records travel like every other user-owned table.
 @Suite struct HealthRecordSyncTests {
   let folder: String

@@ -9,5 +9,5 @@ extension AreaStore.Watch {
       .real("lat", \.point.lat, rule: .number(-90...90)), .real("lon", \.point.lon, rule: .number(-180...180)),
     ])
 
-  static let synced = shape.selection(Dataset.areaWatch.fields)
+  package static let synced = shape.selection(Dataset.areaWatch.fields)
 }

@@ -13,7 +13,7 @@ extension Period {
       .flag("excluded", \.excluded),
     ])
 
-  static let synced = shape.selection(Dataset.period.fields)
+  package static let synced = shape.selection(Dataset.period.fields)
   static let logged = shape.selection(of: [\.start, \.end])
 }
 
@@ -26,7 +26,7 @@ extension CyclePause {
       .day("end", \.to, years: 1900...2200), .choice("reason", \.reason),
     ])
 
-  static let synced = shape.selection(Dataset.cyclePause.fields)
+  package static let synced = shape.selection(Dataset.cyclePause.fields)
 }
 
 extension CycleNote {
@@ -46,5 +46,5 @@ extension CycleNote {
       .choice("sex", \.sex), .text("text", \.text, rule: .text(maxBytes: 1 << 20)),
     ])
 
-  static let synced = shape.selection(Dataset.cycleNote.fields)
+  package static let synced = shape.selection(Dataset.cycleNote.fields)
 }

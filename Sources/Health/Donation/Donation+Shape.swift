@@ -37,5 +37,5 @@ extension Questionnaire.Result {
       .json("reasons", \.reasons, required: true), .json("answers", \.answers, required: true),
     ])
 
-  static let synced = shape.selection(Dataset.questionnaire.fields)
+  package static let synced = shape.selection(Dataset.questionnaire.fields)
 }

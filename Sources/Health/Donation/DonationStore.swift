@@ -170,11 +170,6 @@ public struct DonationStore: AccountScoped {
     return donation
   }
 
-  /// Donation times are kept to the second, so an exported and re-imported row is unchanged.
-  static func seconds(_ date: Date?) -> Date? {
-    date.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
-  }
-
   func insert(_ d: Donation) throws {
     try replica.write(.donation, id: d.id, Self.fields(d))
   }
@@ -188,9 +183,9 @@ public struct DonationStore: AccountScoped {
   }
 
   /// The columns that sync, in the dataset's order.
-  static let synced = Donation.shape.selection(Dataset.donation.fields)
+  package static let synced = Donation.shape.selection(Dataset.donation.fields)
 
-  static func fields(_ d: Donation) -> [String: DatabaseValue] {
+  package static func fields(_ d: Donation) -> [String: DatabaseValue] {
     Donation.shape.fields(d, synced)
   }
 

@@ -14,5 +14,5 @@ extension Goal {
       .text("reward", \.reward, rule: .json),
     ])
 
-  static let synced = shape.selection(Dataset.goal.fields)
+  package static let synced = shape.selection(Dataset.goal.fields)
 }

@@ -18,6 +18,8 @@ extension HealthStore {
     public var source: String?
     public var start = Date(timeIntervalSince1970: 0)
     public var end = Date(timeIntervalSince1970: 0)
+
+    public init() {}
   }
 
   /// A day's Apple Watch activity rings.
@@ -25,6 +27,8 @@ extension HealthStore {
     public var id = ""
     public var date = LocalDate(ordinal: 0)
     public var rings = ActivityDay()
+
+    public init() {}
   }
 }
 
@@ -49,7 +53,7 @@ extension HealthStore.Sample {
       .instant("start", \.start, years: 1970...2200), .instant("end", \.end, years: 1970...2200),
     ])
 
-  static let synced = shape.selection(Dataset.healthSample.fields)
+  package static let synced = shape.selection(Dataset.healthSample.fields)
 }
 
 extension HealthSource {
@@ -74,7 +78,7 @@ extension HealthStore.Workout {
       .instant("start", \.start, years: 1970...2200), .instant("end", \.end, years: 1970...2200),
     ])
 
-  static let synced = shape.selection(Dataset.workout.fields)
+  package static let synced = shape.selection(Dataset.workout.fields)
 }
 
 extension HealthStore.ActivitySummary {
@@ -91,5 +95,5 @@ extension HealthStore.ActivitySummary {
       .number("stand_goal", \.rings.standGoal, 0...24),
     ])
 
-  static let synced = shape.selection(Dataset.activitySummary.fields)
+  package static let synced = shape.selection(Dataset.activitySummary.fields)
 }

@@ -95,7 +95,7 @@ extension HealthStore {
 
   /// Records the sources an import or a hand-added sample came from: new ones, and kinds that
   /// a device attribute now tells (a source first seen by name only).
-  static func note(_ seen: [String: (kind: HealthSource.Kind, fromDevice: Bool)], replica: Replica) throws {
+  package static func note(_ seen: [String: (kind: HealthSource.Kind, fromDevice: Bool)], replica: Replica) throws {
     guard !seen.isEmpty else { return }
     let rows = Dictionary(
       try HealthTotals(db: replica.db, accountID: replica.accountID, now: replica.now).sourceRows().map {

@@ -29,14 +29,18 @@ public enum HealthType {
   }
 
   /// Metres per unit of length; kilocalories per unit of energy; seconds per unit of time.
-  static let metres: [String: Double] = ["m": 1, "km": 1000, "cm": 0.01, "mi": 1609.344, "ft": 0.3048, "yd": 0.9144]
-  static let kilocalories: [String: Double] = ["kcal": 1, "Cal": 1, "cal": 0.001, "kJ": 1 / 4.184, "J": 1 / 4184]
+  package static let metres: [String: Double] = [
+    "m": 1, "km": 1000, "cm": 0.01, "mi": 1609.344, "ft": 0.3048, "yd": 0.9144,
+  ]
+  package static let kilocalories: [String: Double] = [
+    "kcal": 1, "Cal": 1, "cal": 0.001, "kJ": 1 / 4.184, "J": 1 / 4184,
+  ]
   /// Kilograms per unit of body mass.
-  static let kilograms: [String: Double] = ["kg": 1, "g": 0.001, "lb": 0.45359237, "st": 6.35029318]
-  static let seconds: [String: Double] = ["s": 1, "min": 60, "hr": 3600, "h": 3600, "ms": 0.001]
+  package static let kilograms: [String: Double] = ["kg": 1, "g": 0.001, "lb": 0.45359237, "st": 6.35029318]
+  package static let seconds: [String: Double] = ["s": 1, "min": 60, "hr": 3600, "h": 3600, "ms": 0.001]
 
   /// A value in Vital's unit for its type: distances in metres, energy in kilocalories.
-  static func normalise(type: String, value: Double, unit: String?) -> (Double, String?) {
+  package static func normalise(type: String, value: Double, unit: String?) -> (Double, String?) {
     guard let unit else { return (value, nil) }
     if type.hasPrefix("HKQuantityTypeIdentifierDistance"), let f = metres[unit] { return (value * f, "m") }
     if type.hasSuffix("EnergyBurned"), let f = kilocalories[unit] { return (value * f, "kcal") }
@@ -45,7 +49,7 @@ public enum HealthType {
 
   /// Whole numbers are stored as integers: JSON does not tell 72 from 72.0, so a value that
   /// synced must come back with the type it left with.
-  static func stored(_ value: Double) -> DatabaseValue {
+  package static func stored(_ value: Double) -> DatabaseValue {
     value == value.rounded() && abs(value) < 9e15 ? .integer(Int64(value)) : .real(value)
   }
 }

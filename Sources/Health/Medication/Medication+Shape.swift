@@ -43,7 +43,7 @@ extension Medication {
         decode: { .some($0.flatMap(MedicationStore.snooze)) }),
     ])
 
-  static let synced = shape.selection(Dataset.medication.fields)
+  package static let synced = shape.selection(Dataset.medication.fields)
 }
 
 extension Dose {
@@ -67,7 +67,7 @@ extension Dose {
       .seconds("shift", \.shift, -86_400...86_400), .flag("over_limit", \.overLimit, nullWhenNo: true),
     ])
 
-  static let synced = shape.selection(Dataset.dose.fields.filter { $0 != recorded })
+  package static let synced = shape.selection(Dataset.dose.fields.filter { $0 != recorded })
   /// When the dose was written: synced, not a property of the dose.
-  static let recorded = "recorded"
+  package static let recorded = "recorded"
 }

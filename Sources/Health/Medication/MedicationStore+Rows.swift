@@ -9,7 +9,7 @@ extension MedicationStore {
     try Medication.shape.record(row)
   }
 
-  static func fields(_ m: Medication) -> [String: DatabaseValue] {
+  package static func fields(_ m: Medication) -> [String: DatabaseValue] {
     Medication.shape.fields(m, Medication.synced)
   }
 

@@ -23,6 +23,8 @@ extension Profile {
     public var weightKg: Double?
     public var region = Region.de
     public var avatarSHA256: String?
+
+    public init() {}
   }
 
   public init(_ stored: Stored) {
@@ -39,10 +41,14 @@ extension Profile {
 
   /// The stored record of this profile under `id` (the avatar is set apart: `setAvatar`).
   public func stored(id: String) -> Stored {
-    Stored(
-      id: id, name: name, surname: surname, abo: bloodType?.group,
-      rhesus: bloodType.map { $0.rhesusPositive ? .positive : .negative }, sex: sex, birthDate: birthDate,
-      weightKg: weightKg, region: region, avatarSHA256: avatar?.sha256)
+    var stored = Stored()
+    (stored.id, stored.name, stored.surname, stored.sex) = (id, name, surname, sex)
+    stored.abo = bloodType?.group
+    stored.rhesus = bloodType.map { $0.rhesusPositive ? .positive : .negative }
+    (stored.birthDate, stored.weightKg, stored.region, stored.avatarSHA256) = (
+      birthDate, weightKg, region, avatar?.sha256
+    )
+    return stored
   }
 }
 

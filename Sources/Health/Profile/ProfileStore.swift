@@ -13,7 +13,7 @@ public struct ProfileStore: AccountScoped {
 
   /// The profile's record id, the same on every device of the same email, so that syncing
   /// two devices leaves one profile, not one per device.
-  var profileID: String { "profile-" + Crypto.sha256Hex(Data(account.email.utf8)).prefix(32) }
+  package var profileID: String { "profile-" + Crypto.sha256Hex(Data(account.email.utf8)).prefix(32) }
 
   public func load() throws -> Profile {
     let row = try db.queryFirst(

@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import Health
 import Replication
 import Storage
 

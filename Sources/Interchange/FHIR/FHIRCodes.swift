@@ -1,3 +1,5 @@
+import Health
+
 /// The code systems and codes a Vital bundle uses (docs/fhir.md lists them with their sources).
 public enum FHIRCodes {
   public static let loinc = "http://loinc.org"

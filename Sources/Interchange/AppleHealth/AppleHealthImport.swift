@@ -1,6 +1,7 @@
 import Core
 import Cryptography
 import Foundation
+import Health
 import Replication
 import Storage
 import ZIPFoundation
@@ -286,9 +287,11 @@ public final class AppleHealthImport {
     }
     let id = Self.id("wo", start, [type, w.source ?? "", ISO8601.string(from: start), ISO8601.string(from: end)])
     summary.byType[type, default: 0] += 1
-    let workout = HealthStore.Workout(
-      id: id, type: type, durationSeconds: w.durationSeconds, distanceMetres: w.distanceMetres,
-      energyKcal: w.energyKcal, source: w.source, start: start, end: end)
+    var workout = HealthStore.Workout()
+    (workout.id, workout.type, workout.source, workout.start, workout.end) = (id, type, w.source, start, end)
+    (workout.durationSeconds, workout.distanceMetres, workout.energyKcal) = (
+      w.durationSeconds, w.distanceMetres, w.energyKcal
+    )
     try add(.workout, id: id, HealthStore.Workout.shape.values(workout, HealthStore.Workout.synced))
   }
 

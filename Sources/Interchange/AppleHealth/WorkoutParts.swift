@@ -1,4 +1,5 @@
 import Foundation
+import Health
 import Storage
 
 /// A Workout as it is read: its attributes, then its WorkoutStatistics children (iOS 16 and

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import Health
 import Replication
 import Storage
 

@@ -1,6 +1,7 @@
 import Core
 import Cryptography
 import Foundation
+import Health
 import Storage
 
 /// A FHIR R4 `Bundle` of type `collection` (docs/fhir.md): the patient, donations as procedures

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import Health
 import Replication
 import Storage
 
@@ -96,7 +97,10 @@ struct FHIRReader {
     guard let id = Self.vitalID(r, "donation") ?? url.flatMap(Self.uuid) else {
       throw FHIRImportError.entry(index, "a donation without an id")
     }
-    let at = DonationStore.seconds(try Self.date(r["performedDateTime"], index, "performedDateTime"))!
+    // To the second, as a donation's times are stored (`Donation.shape`).
+    let at = Date(
+      timeIntervalSince1970: try Self.date(r["performedDateTime"], index, "performedDateTime").timeIntervalSince1970
+        .rounded(.down))
     guard at <= now else { throw FHIRImportError.entry(index, "performedDateTime is in the future") }
     let place = ((r["location"] as? Resource)?["display"] as? String) ?? "unknown place"
     let donation = Donation(

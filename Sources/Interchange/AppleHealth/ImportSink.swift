@@ -1,4 +1,5 @@
 import Foundation
+import Health
 import Replication
 import Storage
 

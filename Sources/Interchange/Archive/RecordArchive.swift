@@ -1,6 +1,7 @@
 import Core
 import Cryptography
 import Foundation
+import Health
 import Replication
 import Storage
 
