@@ -10,15 +10,9 @@ import Testing
 /// End-to-end encryption against a real server: it never holds a value in the clear, devices
 /// with the passphrase converge, and anything changed on the server is refused.
 @Suite struct EncryptedSyncTests {
-  let folder: String
   /// A low scrypt cost keeps the tests fast; the format records the cost, so nothing else changes.
   static let logN = 14
   static let phrase = "correct sync passphrase 1"
-
-  init() throws {
-    var template = Array((NSTemporaryDirectory() + "/vital-e2e-XXXXXX").utf8CString)
-    folder = String(cString: mkdtemp(&template)!)
-  }
 
   static let secrets = ["Zebraklinik Quellental", "Xylandersson", "Gartenhaus Wunderlich"]
   static let avatar = Data(("AVATAR-MARKER-" + String(repeating: "pixels ", count: 300)).utf8)

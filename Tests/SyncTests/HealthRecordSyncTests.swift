@@ -9,12 +9,6 @@ import Testing
 
 /// Cycle and medication records travel like every other user-owned table.
 @Suite struct HealthRecordSyncTests {
-  let folder: String
-
-  init() throws {
-    var template = Array((NSTemporaryDirectory() + "/vital-server-XXXXXX").utf8CString)
-    folder = String(cString: mkdtemp(&template)!)
-  }
 
   @Test func periodsMedicationsAndDosesConverge() async throws {
     try await LiveServer.with { url in
