@@ -88,11 +88,16 @@ public struct RecordShape<Record: Sendable>: Sendable {
 
   /// The column a property is stored in.
   public func name(of keyPath: PartialKeyPath<Record>) -> String {
+    names[index(of: keyPath)]
+  }
+
+  /// The column a property is stored in, by its place.
+  func index(of keyPath: PartialKeyPath<Record>) -> Int {
     let wanted = keyPath as AnyKeyPath
-    guard let column = columns.first(where: { ($0.keyPath as AnyKeyPath) == wanted }) else {
+    guard let index = columns.firstIndex(where: { ($0.keyPath as AnyKeyPath) == wanted }) else {
       preconditionFailure("\(keyPath) is not a column of \(Record.self)")
     }
-    return column.name
+    return index
   }
 
   /// `record`'s values of the selected columns, in their order.
@@ -146,11 +151,7 @@ public struct RecordShape<Record: Sendable>: Sendable {
 extension RecordShape {
   /// The stored value of one property of `record`.
   public func value(_ record: Record, _ keyPath: PartialKeyPath<Record>) -> DatabaseValue {
-    let wanted = keyPath as AnyKeyPath
-    guard let index = columns.firstIndex(where: { ($0.keyPath as AnyKeyPath) == wanted }) else {
-      preconditionFailure("\(keyPath) is not a column of \(Record.self)")
-    }
-    return writers[index](record)
+    writers[index(of: keyPath)](record)
   }
 }
 
