@@ -59,13 +59,17 @@ let package = Package(
       name: "Auth", dependencies: ["Storage", "Cryptography", "Core"],
       exclude: ["Blocklist/LICENSE-zxcvbn.txt"],
       resources: [.embedInCode("Blocklist/common-passwords.txt")]),
-    .target(name: "Health", dependencies: ["Storage", "Cryptography", "Core", "Replication"]),
+    // The records a person keeps, a folder per feature; a feature reaches another only through
+    // a public API named for it.
+    .target(name: "Records", dependencies: ["Storage", "Cryptography", "Core", "Replication"]),
+    // What reads every feature at once: today, the report, reminders and their calendar feed.
+    .target(name: "Views", dependencies: ["Storage", "Core", "Replication", "Records"]),
     // What comes in from and goes out to other programs: the Apple Health export, FHIR, the
     // whole-record archive. The only module that links libxml2 and ZIPFoundation.
     .target(
       name: "Interchange",
       dependencies: [
-        "Storage", "Cryptography", "Core", "Replication", "Health", "CLibXML2",
+        "Storage", "Cryptography", "Core", "Replication", "Records", "Views", "CLibXML2",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ]),
     // What sync shares without networking: settings, the wire format, sealing.
@@ -79,7 +83,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ]),
-    // The server relays datasets without knowing them: it links neither Health nor the schema.
+    // The server relays datasets without knowing them: it links neither the records nor the schema.
     .target(
       name: "SyncServer",
       dependencies: [
@@ -91,9 +95,9 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]),
     // The app's database: every feature's tables in migration order, and the synced datasets.
-    .target(name: "Schema", dependencies: ["Storage", "Replication", "Auth", "Health", "Sync"]),
+    .target(name: "Schema", dependencies: ["Storage", "Replication", "Auth", "Records", "Views", "Sync"]),
     // What every command line shares: options, output, errors, the command that runs. It knows
-    // no records, so that vital-serve links neither Health nor the schema.
+    // no records, so that vital-serve links neither the records nor the schema.
     .target(
       name: "CLICore",
       dependencies: ["Storage", "Core", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -107,7 +111,7 @@ let package = Package(
     .executableTarget(
       name: "vital",
       dependencies: [
-        "Storage", "Cryptography", "Core", "Replication", "Auth", "Health", "Interchange", "Sync", "Schema", "CLICore",
+        "Storage", "Cryptography", "Core", "Replication", "Auth", "Records", "Views", "Interchange", "Sync", "Schema", "CLICore",
         "CLIApp",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -118,7 +122,7 @@ let package = Package(
     .executableTarget(
       name: "vital-sync",
       dependencies: [
-        "Storage", "Cryptography", "Core", "Replication", "Auth", "Health", "Sync", "SyncHTTP", "Schema", "CLICore",
+        "Storage", "Cryptography", "Core", "Replication", "Auth", "Records", "Sync", "SyncHTTP", "Schema", "CLICore",
         "CLIApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/SyncCLI"
@@ -143,7 +147,7 @@ let package = Package(
     .testTarget(
       name: "SyncTests",
       dependencies: [
-        "Sync", "SyncHTTP", "SyncServer", "Storage", "Cryptography", "Core", "Replication", "Auth", "Health",
+        "Sync", "SyncHTTP", "SyncServer", "Storage", "Cryptography", "Core", "Replication", "Auth", "Records", "Views",
         "Interchange", "Schema",
         "vital",
         "vital-serve", "vital-sync",
@@ -160,9 +164,9 @@ let package = Package(
     // Reads Sources/ and docs/architecture.md: which module may import which.
     .testTarget(name: "ArchitectureTests"),
     .testTarget(
-      name: "HealthTests",
+      name: "RecordsTests",
       dependencies: [
-        "Health", "Interchange", "Core", "Cryptography", "Replication", "Auth", "Storage", "Schema", "TestImages",
+        "Records", "Views", "Interchange", "Core", "Cryptography", "Replication", "Auth", "Storage", "Schema", "TestImages",
       ]),
     .testTarget(
       name: "CLITests",

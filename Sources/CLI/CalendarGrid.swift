@@ -1,7 +1,7 @@
 import CLIApp
 import CLICore
 import Core
-import Health
+import Records
 
 /// A month laid out like `cal`, weeks starting on Monday, with each day's cycle marks.
 enum CalendarGrid {

@@ -2,7 +2,7 @@ import ArgumentParser
 import CLIApp
 import CLICore
 import Foundation
-import Health
+import Records
 
 /// Completions that need the user's data: run by the shell on TAB, through `vital` itself.
 enum Completion {

@@ -1,7 +1,8 @@
 import CLIApp
 import CLICore
 import Core
-import Health
+import Records
+import Views
 
 /// What a command about one kind of record opens: the app, the logged-in account, and the
 /// kind's store over them. Each kind names it (`DonorContext`) and adds what its commands share
@@ -22,6 +23,11 @@ extension Context where Store == DonationStore {
   /// Sex and region decide donation rules and questions: read when a command asks, one row.
   var profile: Profile {
     get throws { try ProfileStore(store.scope).load() }
+  }
+
+  /// The days periods began: no donation is booked just after one.
+  var periodStarts: [LocalDate] {
+    get throws { try PeriodStore(store.scope).startDays() }
   }
 }
 

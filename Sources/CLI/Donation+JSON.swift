@@ -1,7 +1,7 @@
 import CLIApp
 import CLICore
 import Core
-import Health
+import Records
 
 extension App {
   func json(_ d: Donation) -> JSON {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Health
+import Records
 
 /// What the blood service measured, as `donor record`, `donor complete` and `donor edit` take
 /// it. On `edit`, '' removes a figure.

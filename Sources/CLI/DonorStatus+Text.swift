@@ -2,7 +2,7 @@ import CLIApp
 import CLICore
 import Core
 import Foundation
-import Health
+import Records
 
 /// How `vital donor status` and plain `vital` say where a donor stands, in the same words.
 extension DonorStatus {

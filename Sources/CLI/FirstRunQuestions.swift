@@ -2,7 +2,7 @@ import CLIApp
 import CLICore
 import Core
 import Foundation
-import Health
+import Records
 
 /// What a new account is asked on a terminal: the four facts the donation rules need. Each may
 /// be skipped with Enter; until all are known, eligibility says what is missing instead of yes.

@@ -2,7 +2,7 @@ import CLIApp
 import CLICore
 import Core
 import Foundation
-import Health
+import Records
 
 /// `vital meds stats`: adherence of scheduled doses, and doses taken as needed apart.
 extension MedsContext {

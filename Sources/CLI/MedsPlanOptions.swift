@@ -1,6 +1,6 @@
 import ArgumentParser
 import Core
-import Health
+import Records
 
 /// What `meds add` and `meds edit` both set beyond times, days and dose: tapers, zones, limits
 /// for doses taken as needed, the gap after a late dose, the expiry date. On `edit`, '' clears

@@ -2,7 +2,8 @@ import CLIApp
 import CLICore
 import Core
 import Foundation
-import Health
+import Records
+import Views
 
 /// What plain `vital` shows once an account exists: today across every feature, each part
 /// only when it has something to say.

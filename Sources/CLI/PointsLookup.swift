@@ -2,7 +2,7 @@ import ArgumentParser
 import CLIApp
 import CLICore
 import Foundation
-import Health
+import Records
 
 /// `vital area locate --points FILE`: every `lat,lon[,label]` row located in one process, read
 /// and written a batch at a time, so that a file of any length runs in the same memory.

@@ -1,7 +1,7 @@
 import CLIApp
 import CLICore
 import Foundation
-import Health
+import Records
 
 /// `vital health trend` for people: a row per period with its total, a mark where the goal was
 /// met, and a bar as wide as the terminal allows, the goal drawn as `|` where the bar falls short.

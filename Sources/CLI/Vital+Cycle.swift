@@ -3,7 +3,7 @@ import CLIApp
 import CLICore
 import Core
 import Foundation
-import Health
+import Records
 
 extension Vital {
   struct Cycle: AsyncParsableCommand {
@@ -259,7 +259,8 @@ extension Vital.Cycle {
 
     func run() async throws {
       let c = try CycleContext(global)
-      let r = try c.store.importFromHealth(calendar: c.app.calendar)
+      let r = try c.store.importFromHealth(
+        flowDays: HealthStore(c.store.scope).menstrualFlowDays(in: c.app.calendar))
       let json = JSON.object([
         ("found", .int(r.found)), ("added", .int(r.added)), ("unchanged", .int(r.unchanged)),
         ("conflicts", .array(r.conflicts.map(JSON.string))),

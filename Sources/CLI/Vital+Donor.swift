@@ -3,7 +3,7 @@ import CLIApp
 import CLICore
 import Core
 import Foundation
-import Health
+import Records
 
 extension Vital {
   struct Donor: AsyncParsableCommand {
@@ -157,11 +157,10 @@ extension Vital.Donor {
       let c = try DonorContext(global)
       let profile = try c.profile
       let (recent, ever) = try c.store.recentHistory()
-      let periods = try PeriodStore(db: c.app.db, account: c.account, now: c.app.now, calendar: c.app.calendar).list()
       let verdict = Eligibility.evaluate(
         history: recent, everDonated: ever, profile: profile, kind: kind,
         questionnaire: try c.store.latestQuestionnaire(), now: c.app.now, calendar: c.app.calendar
-      ).afterPeriods(periods, today: c.app.today)
+      ).afterPeriods(starting: try c.periodStarts, today: c.app.today)
       try c.app.output.show(c.app.json(verdict)) {
         let human = HumanText(now: c.app.now, calendar: c.app.calendar)
         var lines: [String] = []

@@ -2,7 +2,7 @@ import ArgumentParser
 import CLIApp
 import CLICore
 import Foundation
-import Health
+import Records
 
 extension Vital.Donor {
   struct Book: AsyncParsableCommand {
@@ -21,7 +21,8 @@ extension Vital.Donor {
     func run() async throws {
       let c = try DonorContext(global)
       let profile = try c.profile
-      let donation = try c.store.book(at: try c.app.instant(at), place: place, kind: kind, profile: profile)
+      let donation = try c.store.book(
+        at: try c.app.instant(at), place: place, kind: kind, profile: profile, periodStarts: try c.periodStarts)
       try c.app.output.show(c.app.json(donation)) { "booked: \(c.app.line(donation))" }
     }
   }
@@ -41,7 +42,7 @@ extension Vital.Donor {
       let c = try DonorContext(global)
       let profile = try c.profile
       let app = c.app
-      let status = try c.store.status(profile: profile)
+      let status = try c.store.status(profile: profile, periodStarts: try c.periodStarts)
       let (appointment, daysLeft, kind) = (status.appointment, status.daysLeft, status.kind)
       var advice = status.advice
       if let missed = status.missedAdvice {
@@ -93,7 +94,8 @@ extension Vital.Donor {
     func run() async throws {
       let c = try DonorContext(global)
       let profile = try c.profile
-      let donation = try c.store.reschedule(id, at: try c.app.instant(at), place: place, profile: profile)
+      let donation = try c.store.reschedule(
+        id, at: try c.app.instant(at), place: place, profile: profile, periodStarts: try c.periodStarts)
       try c.app.output.show(c.app.json(donation)) { "rescheduled: \(c.app.line(donation))" }
     }
   }

@@ -3,7 +3,7 @@ import CLIApp
 import CLICore
 import Core
 import Foundation
-import Health
+import Records
 
 extension Vital.Donor {
   struct GuideCommand: AsyncParsableCommand {

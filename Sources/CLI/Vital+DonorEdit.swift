@@ -2,7 +2,7 @@ import ArgumentParser
 import CLIApp
 import CLICore
 import Foundation
-import Health
+import Records
 
 extension Vital.Donor {
   struct Show: AsyncParsableCommand {
@@ -76,7 +76,7 @@ extension Vital.Donor {
       let changes = DonationStore.Changes(
         at: try at.map(c.app.instant), kind: kind, place: place, notes: notes.map { $0.isEmpty ? nil : $0 },
         vitals: try vitals.parsed(), clearVitals: vitals.cleared)
-      let donation = try c.store.edit(id, changes, profile: profile, force: force)
+      let donation = try c.store.edit(id, changes, profile: profile, periodStarts: try c.periodStarts, force: force)
       try c.app.output.show(c.app.json(donation)) { "edited: \(c.app.line(donation))" }
     }
   }

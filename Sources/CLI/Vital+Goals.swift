@@ -3,7 +3,7 @@ import CLIApp
 import CLICore
 import Core
 import Foundation
-import Health
+import Records
 
 extension Vital {
   struct Goals: AsyncParsableCommand {

@@ -3,8 +3,8 @@ import CLIApp
 import CLICore
 import Core
 import Foundation
-import Health
 import Interchange
+import Records
 
 extension Vital {
   struct HealthCommand: AsyncParsableCommand {

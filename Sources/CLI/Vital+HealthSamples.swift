@@ -3,7 +3,7 @@ import CLIApp
 import CLICore
 import Core
 import Foundation
-import Health
+import Records
 
 extension Context where Store == HealthStore {
   func json(_ s: HealthStore.Sample) -> JSON {

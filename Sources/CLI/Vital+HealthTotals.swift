@@ -3,7 +3,7 @@ import CLIApp
 import CLICore
 import Core
 import Foundation
-import Health
+import Records
 
 extension HealthTotals.Measure: ExpressibleByArgument {
   public init?(argument: String) { self.init(name: argument) }
@@ -97,7 +97,7 @@ extension Vital.HealthCommand {
       if let n = months, !(1...120).contains(n) { throw ValidationError("--months must be from 1 to 120") }
     }
 
-    var period: Health.Trend.Period {
+    var period: Records.Trend.Period {
       if let weeks { return .weeks(weeks) }
       if let months { return .months(months) }
       return .days(days ?? 14)

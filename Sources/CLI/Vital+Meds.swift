@@ -2,7 +2,7 @@ import ArgumentParser
 import CLIApp
 import CLICore
 import Foundation
-import Health
+import Records
 import Storage
 
 extension Vital {

@@ -3,7 +3,8 @@ import CLIApp
 import CLICore
 import Core
 import Foundation
-import Health
+import Records
+import Views
 
 extension Vital {
   struct Reminders: AsyncParsableCommand {

@@ -3,8 +3,9 @@ import CLIApp
 import CLICore
 import Core
 import Foundation
-import Health
+import Records
 import Storage
+import Views
 
 extension Vital {
   struct Report: AsyncParsableCommand {

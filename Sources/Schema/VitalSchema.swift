@@ -1,9 +1,10 @@
 import Auth
 import Foundation
-import Health
+import Records
 import Replication
 import Storage
 import Sync
+import Views
 
 /// Vital's database: every migration in the order it shipped, today's table descriptions (which
 /// stores read and write by), and the datasets that sync. Append only: a shipped migration is

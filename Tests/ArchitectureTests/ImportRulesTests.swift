@@ -66,10 +66,10 @@ import Testing
       internal import CSQLite
       @testable import Sync
         import FoundationNetworking
-      import struct Health.LocalDate
+      import struct Records.Period
       // import Hummingbird
       let text = "import PostgresNIO"
       """
-    #expect(Self.imports(source) == ["Foundation", "CSQLite", "Sync", "FoundationNetworking", "Health"])
+    #expect(Self.imports(source) == ["Foundation", "CSQLite", "Sync", "FoundationNetworking", "Records"])
   }
 }

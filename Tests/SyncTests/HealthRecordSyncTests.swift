@@ -1,7 +1,7 @@
 import Auth
 import Core
 import Foundation
-import Health
+import Records
 import Storage
 import Testing
 

@@ -1,7 +1,7 @@
 import Core
 import Cryptography
 import Foundation
-import Health
+import Records
 import Replication
 import Storage
 import ZIPFoundation

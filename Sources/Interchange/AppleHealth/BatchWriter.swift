@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Health
+import Records
 import Synchronization
 
 /// Runs `write` for each submitted batch on a thread of its own, so that parsing the next batch

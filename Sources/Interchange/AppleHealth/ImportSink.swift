@@ -1,5 +1,5 @@
 import Foundation
-import Health
+import Records
 import Replication
 import Storage
 

@@ -1,5 +1,5 @@
 import Foundation
-import Health
+import Records
 import Storage
 
 /// A Workout as it is read: its attributes, then its WorkoutStatistics children (iOS 16 and

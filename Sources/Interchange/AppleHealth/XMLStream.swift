@@ -1,6 +1,6 @@
 internal import CLibXML2
 import Foundation
-import Health
+import Records
 
 /// Element start and end events from libxml2's push parser: bytes go in as they are read (from
 /// a file or a zip entry), so memory does not grow with the document. Only this file calls libxml2.

@@ -1,6 +1,6 @@
 import Cryptography
 import Foundation
-import Health
+import Records
 
 /// The export's lines, read a MiB at a time from a file or stdin, each hashed as it is handed out
 /// except the closing checksum line.

@@ -1,7 +1,7 @@
 import Core
 import Cryptography
 import Foundation
-import Health
+import Records
 import Storage
 
 /// The export's bytes: buffered, hashed as they go, and closed by the hash of all before it.

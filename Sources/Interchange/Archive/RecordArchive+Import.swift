@@ -1,8 +1,9 @@
 import Core
 import Foundation
-import Health
+import Records
 import Replication
 import Storage
+import Views
 
 extension RecordArchive {
   /// What an import did, per dataset in file order.

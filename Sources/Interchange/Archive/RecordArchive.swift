@@ -1,9 +1,10 @@
 import Core
 import Cryptography
 import Foundation
-import Health
+import Records
 import Replication
 import Storage
+import Views
 
 /// Every record of one account as one JSON document (docs/export-format.md), written and read a
 /// record at a time so that millions of health samples pass in constant memory.

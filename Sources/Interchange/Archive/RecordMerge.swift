@@ -1,6 +1,6 @@
 import Cryptography
 import Foundation
-import Health
+import Records
 import Replication
 import Storage
 

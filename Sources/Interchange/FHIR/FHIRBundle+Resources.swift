@@ -1,6 +1,6 @@
 import Core
 import Foundation
-import Health
+import Records
 import Storage
 
 extension FHIRBundle {

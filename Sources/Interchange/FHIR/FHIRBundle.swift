@@ -1,7 +1,7 @@
 import Core
 import Cryptography
 import Foundation
-import Health
+import Records
 import Storage
 
 /// A FHIR R4 `Bundle` of type `collection` (docs/fhir.md): the patient, donations as procedures

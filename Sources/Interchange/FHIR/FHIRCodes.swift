@@ -1,4 +1,4 @@
-import Health
+import Records
 
 /// The code systems and codes a Vital bundle uses (docs/fhir.md lists them with their sources).
 public enum FHIRCodes {

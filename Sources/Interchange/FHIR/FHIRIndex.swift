@@ -1,6 +1,6 @@
 import Core
 import Foundation
-import Health
+import Records
 import Storage
 
 /// What the first pass over a bundle notes for the second: the patient's details, the
