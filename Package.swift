@@ -8,6 +8,7 @@ let package = Package(
     .executable(name: "vital", targets: ["vital"]),
     .executable(name: "vital-serve", targets: ["vital-serve"]),
     .executable(name: "vital-sync", targets: ["vital-sync"]),
+    .executable(name: "vital-web", targets: ["vital-web"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -94,6 +95,13 @@ let package = Package(
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]),
+    // `vital web`: the pages, over the same database and undo as the commands.
+    .target(
+      name: "Web",
+      dependencies: [
+        "Storage", "Cryptography", "Core", "Replication", "Auth", "Records", "Views", "CLIApp",
+        .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+      ]),
     // The app's database: every feature's tables in migration order, and the synced datasets.
     .target(name: "Schema", dependencies: ["Storage", "Replication", "Auth", "Records", "Views", "Sync"]),
     // What every command line shares: options, output, errors, the command that runs. It knows
@@ -135,6 +143,11 @@ let package = Package(
         "Storage", "Replication", "SyncServer", "CLICore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ], path: "Sources/Serve"),
+    // `vital web` executes this binary, so the everyday `vital` starts without the HTTP server.
+    .executableTarget(
+      name: "vital-web",
+      dependencies: ["Web", "CLICore", "CLIApp", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Sources/WebCLI"),
     // Benchmarks live in their own executable so the shipped binary carries no bench code.
     .executableTarget(
       name: "vital-bench", dependencies: ["Storage", "Cryptography", "Core", "Replication", "Auth", "Sync", "Schema"],
@@ -171,7 +184,8 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "vital", "vital-serve", "vital-sync", "Storage", "Auth", "Cryptography", "Sync", "TestImages", "TestServer",
+        "vital", "vital-serve", "vital-sync", "vital-web", "Storage", "Auth", "Cryptography", "Sync", "TestImages",
+        "TestServer",
       ]),
   ]
 )

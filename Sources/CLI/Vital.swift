@@ -20,7 +20,7 @@ struct Vital: AsyncParsableCommand {
       AccountCommand.self, ProfileCommand.self, Donor.self, Cycle.self, Meds.self, HealthCommand.self, Goals.self,
       AreaCommand.self, Reminders.self, Export.self, Import.self, Report.self, Undo.self,
       RemotePassthrough.self,
-      SyncPassthrough.self, Serve.self,
+      SyncPassthrough.self, Serve.self, WebPassthrough.self,
       DB.self,
     ]
   )

@@ -15,18 +15,26 @@ public final class App {
 
   /// Opens the data folder for `command` (`donor edit`): the writes it makes are one change in
   /// the undo journal. By default, the command `start()` is running.
-  public init(
+  public convenience init(
     _ global: GlobalOptions, command: String? = RunningCommand.name,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws {
+    try self.init(home: global.home, json: global.json, command: command, environment: environment)
+  }
+
+  /// The same from the options' values: `home` is `--home`, nil for the environment's choice.
+  public init(
+    home option: String?, json: Bool, command: String?,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws {
     // Files Vital creates (database, WAL, session, backups) are the owner's alone.
     umask(0o077)
-    output = Output(json: global.json)
+    output = Output(json: json)
     (now, timeZone) = try Self.clock(environment)
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone
     self.calendar = calendar
-    home = try Home.prepare(Home.resolve(option: global.home, environment: environment))
+    home = try Home.prepare(Home.resolve(option: option, environment: environment))
     db = try VitalSchema.open(path: home.databasePath)
     chmod(home.databasePath, 0o600)
     if let command { ChangeJournal.begin(db, command: command) }

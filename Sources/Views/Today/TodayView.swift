@@ -8,6 +8,7 @@ import Storage
 public struct TodayView: Sendable {
   /// Doses of today already due or due within the hour, not yet taken or skipped.
   public struct DueDose: Equatable, Sendable {
+    public let medicationID: String
     public let medication: String
     public let scheduledAt: Date
     public let overdue: Bool
@@ -45,7 +46,9 @@ public struct TodayView: Sendable {
     for medication in try meds.list() {
       for dose in try meds.dosesDue(medication, from: startOfDay, to: now.addingTimeInterval(dueAhead))
       where dose.status == .pending || dose.status == .missed {
-        doses.append(DueDose(medication: medication.name, scheduledAt: dose.due, overdue: dose.due < now))
+        doses.append(
+          DueDose(
+            medicationID: medication.id, medication: medication.name, scheduledAt: dose.due, overdue: dose.due < now))
       }
     }
     doses.sort { ($0.scheduledAt, $0.medication) < ($1.scheduledAt, $1.medication) }

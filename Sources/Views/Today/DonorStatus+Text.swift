@@ -1,5 +1,3 @@
-import CLIApp
-import CLICore
 import Core
 import Foundation
 import Records
@@ -8,7 +6,7 @@ import Records
 extension DonorStatus {
   /// `today 14:00 (in 3 hours)`, `tomorrow 09:30`, `Thu 3 Dec 16:00 (in 7 days)`, or
   /// `today 09:00, missed`: never "(today)" for an appointment hours gone.
-  func when(_ human: HumanText) -> String? {
+  public func when(_ human: HumanText) -> String? {
     guard let appointment, let at = appointment.scheduledAt, let daysLeft else { return nil }
     if missed { return "\(human.time(at)), missed" }
     if overdue { return "\(human.time(at)), under way" }
@@ -24,7 +22,7 @@ extension DonorStatus {
   }
 
   /// What to do about a missed appointment: the commands that move, record or cancel it.
-  var missedAdvice: String? {
+  public var missedAdvice: String? {
     guard missed, let appointment else { return nil }
     let id = HumanText.shortID(appointment.id)
     return
@@ -32,7 +30,7 @@ extension DonorStatus {
   }
 
   /// `now`, `from Tue 15 Dec`, or what is missing to tell.
-  func mayDonate(_ human: HumanText) -> String {
+  public func mayDonate(_ human: HumanText) -> String {
     if !eligibility.missing.isEmpty {
       return "not known yet: set your \(eligibility.missing.joined(separator: ", ")) (vital profile set)"
     }

@@ -1,0 +1,52 @@
+/// The one stylesheet, served by the binary itself (nothing is loaded from the network): light
+/// and dark by the system's choice, one column that fits 390 px.
+enum Stylesheet {
+  static let css = """
+    :root { color-scheme: light dark; --bg: #fbfaf8; --fg: #1d1d1f; --muted: #5f6368; --line: #dadce0;
+      --card: #ffffff; --accent: #0b57d0; --accent-fg: #ffffff; --late: #b3261e; --ok: #1e6b3a; }
+    @media (prefers-color-scheme: dark) {
+      :root { --bg: #161618; --fg: #ececf1; --muted: #a4a7ad; --line: #3a3b3f; --card: #1f2023;
+        --accent: #a8c7fa; --accent-fg: #062e6f; --late: #f28b82; --ok: #81c995; }
+    }
+    * { box-sizing: border-box; }
+    body { margin: 0; background: var(--bg); color: var(--fg);
+      font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; }
+    header { display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; align-items: baseline; padding: .75rem 1rem;
+      border-bottom: 1px solid var(--line); }
+    .brand { font-weight: 700; letter-spacing: .02em; }
+    nav a { color: var(--fg); margin-right: 1rem; text-decoration: none; }
+    nav a[aria-current="page"] { text-decoration: underline; text-underline-offset: .3em; font-weight: 600; }
+    main { max-width: 46rem; margin: 0 auto; padding: 1rem; }
+    h1 { font-size: 1.6rem; margin: .5rem 0 .25rem; }
+    h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
+    section { background: var(--card); border: 1px solid var(--line); border-radius: .6rem; padding: .9rem 1rem;
+      margin: 1rem 0; }
+    section > :last-child { margin-bottom: 0; }
+    .lede, .quiet { color: var(--muted); margin-top: 0; }
+    ul { list-style: none; margin: 0; padding: 0; }
+    li { padding: .4rem 0; border-top: 1px solid var(--line); }
+    li:first-child { border-top: 0; }
+    .doses li { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; }
+    .time { font-variant-numeric: tabular-nums; font-weight: 600; }
+    .name { flex: 1 1 8rem; overflow-wrap: anywhere; }
+    .badge { font-size: .8rem; padding: .05rem .5rem; border-radius: 1rem; border: 1px solid var(--line); }
+    .badge.late { color: var(--late); border-color: var(--late); }
+    .actions { display: flex; gap: .5rem; }
+    form { margin: 0; }
+    button { font: inherit; padding: .35rem .9rem; border-radius: .4rem; border: 1px solid var(--accent);
+      background: var(--accent); color: var(--accent-fg); cursor: pointer; }
+    button.secondary { background: transparent; color: var(--fg); border-color: var(--line); }
+    button:focus-visible, a:focus-visible { outline: 3px solid var(--fg); outline-offset: 2px; }
+    .goals li { display: grid; grid-template-columns: minmax(6rem, 1fr) 2fr; gap: .25rem .75rem; align-items: center; }
+    .goals li span:last-child { grid-column: 2; color: var(--muted); font-size: .9rem; }
+    meter { width: 100%; height: 1rem; }
+    dl { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; margin: 0; }
+    dt { color: var(--muted); }
+    dd { margin: 0; overflow-wrap: anywhere; }
+    dd.advice { grid-column: 1 / -1; color: var(--late); }
+    .alert { border: 1px solid var(--late); color: var(--late); border-radius: .4rem; padding: .6rem .8rem; }
+    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+      white-space: nowrap; }
+    time { font-variant-numeric: tabular-nums; }
+    """
+}

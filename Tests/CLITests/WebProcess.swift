@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// `vital web --listen 127.0.0.1:0` running over a test's home, and its printed link.
+final class WebProcess {
+  let process = Process()
+  let firstLine: String
+  let port: Int
+  let token: String
+
+  init(_ vital: VitalHome) throws {
+    process.executableURL = VitalHome.binary
+    process.arguments = ["web", "--listen", "127.0.0.1:0", "--home", vital.home]
+    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VITAL_") }
+    environment.merge(vital.environment) { $1 }
+    process.environment = environment
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // The first line, byte by byte: nothing else comes until the process stops.
+    var line = Data()
+    while true {
+      let byte = out.fileHandleForReading.readData(ofLength: 1)
+      if byte.isEmpty || byte == Data("\n".utf8) { break }
+      line.append(byte)
+    }
+    firstLine = String(decoding: line, as: UTF8.self)
+    let match = try #require(firstLine.firstMatch(of: #/:(\d+)/\?token=([0-9a-f]+)/#), "printed: \(firstLine)")
+    port = Int(match.1)!
+    token = String(match.2)
+  }
+
+  deinit { stop() }
+
+  /// SIGTERM, as a service manager stops it; its exit status.
+  @discardableResult
+  func stop() -> Int32 {
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  func get(_ path: String, cookie: String? = nil, host: String? = nil) throws -> RawHTTP.Answer {
+    try RawHTTP.send(port: port, method: "GET", path: path, host: host, cookie: cookie, body: nil)
+  }
+
+  func post(_ path: String, _ form: String, cookie: String? = nil) throws -> RawHTTP.Answer {
+    try RawHTTP.send(port: port, method: "POST", path: path, host: nil, cookie: cookie, body: form)
+  }
+
+  /// Opens the printed link as a browser does: the cookie it gets.
+  func logIn() throws -> String {
+    let answer = try get("/?token=\(token)")
+    let set = try #require(answer.headers["set-cookie"], "no cookie for the printed link: \(answer.status)")
+    return String(set.split(separator: ";")[0])
+  }
+}
+
+/// HTTP/1.1 over a plain socket to 127.0.0.1, one request per connection: what a test needs to
+/// send any Host and read every header as it came.
+enum RawHTTP {
+  struct Answer {
+    let status: Int
+    /// Names in lower case; a header sent twice keeps its last value.
+    let headers: [String: String]
+    let body: String
+  }
+
+  static func send(port: Int, method: String, path: String, host: String?, cookie: String?, body: String?) throws
+    -> Answer
+  {
+    var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
+    if let cookie { request += "Cookie: \(cookie)\r\n" }
+    if let body {
+      request += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n"
+    }
+    request += "\r\n" + (body ?? "")
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
+    let bytes = Array(request.utf8)
+    var sent = 0
+    while sent < bytes.count {
+      let n = bytes[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      guard n > 0 else { throw CocoaError(.fileWriteUnknown) }
+      sent += n
+    }
+    var answer = [UInt8]()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let n = read(fd, &buffer, buffer.count)
+      if n <= 0 { break }
+      answer += buffer[0..<n]
+    }
+    let text = String(decoding: answer, as: UTF8.self)
+    let parts = text.components(separatedBy: "\r\n\r\n")
+    let head = parts[0].components(separatedBy: "\r\n")
+    let status = Int(head[0].split(separator: " ").dropFirst().first ?? "") ?? 0
+    var headers: [String: String] = [:]
+    for line in head.dropFirst() {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    return Answer(status: status, headers: headers, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
+  }
+}

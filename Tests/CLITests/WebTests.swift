@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+/// `vital web` as a person starts it, asked over raw HTTP (a socket, so that a test can send
+/// any Host and any form): who gets in, what a form may change, and that the pages show what
+/// the commands show.
+@Suite struct WebTests {
+  static let password = "lilac harbour 1987 teaspoon\n"
+
+  /// A home with an account and a medication taken since Friday: at 09:30 Berlin on Monday its
+  /// 08:00 dose is overdue and its 20:00 dose not due yet.
+  static func home() throws -> VitalHome {
+    let vital = try VitalHome()
+    vital.environment["VITAL_NOW"] = "2026-11-20T06:00:00Z"
+    _ = try vital.run(["account", "register", "--email", "web@example.org", "--password-stdin"], stdin: password)
+    #expect(try vital.run(["meds", "add", "Ramipril", "--at", "08:00", "--at", "20:00"]).status == 0)
+    vital.environment["VITAL_NOW"] = "2026-11-23T08:30:00Z"
+    return vital
+  }
+
+  @Test func aRemoteAddressIsRefusedUnlessAsked() throws {
+    let vital = try Self.home()
+    expectCleanError(try vital.run(["web", "--listen", "0.0.0.0:0"]), mentioning: "--allow-remote")
+    expectCleanError(try vital.run(["web", "--listen", "192.168.1.20:0"]), mentioning: "--allow-remote")
+  }
+
+  @Test func nobodyLoggedInIsAClearError() throws {
+    let vital = try VitalHome()
+    expectCleanError(try vital.run(["web"]), mentioning: "vital account login")
+  }
+
+  @Test func theLinkIsTradedForACookieAndNothingElseGetsIn() throws {
+    let vital = try Self.home()
+    let web = try WebProcess(vital)
+    defer { web.stop() }
+    #expect(web.firstLine.wholeMatch(of: #/Vital is at http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{64}/#) != nil)
+
+    let bare = try web.get("/")
+    #expect(bare.status == 401)
+    #expect(bare.body.contains("Open the link vital web printed"))
+    #expect(!bare.body.contains("Ramipril"), "nothing of the record without the cookie")
+    Self.expectSecurityHeaders(bare)
+    #expect(try web.get("/?token=" + String(repeating: "0", count: 64)).status == 401)
+    #expect(try web.get("/", cookie: "vital_session=" + String(repeating: "a", count: 64)).status == 401)
+
+    let traded = try web.get("/?token=\(web.token)")
+    #expect(traded.status == 303)
+    #expect(traded.headers["location"] == "/", "the token leaves the address bar")
+    let setCookie = try #require(traded.headers["set-cookie"])
+    #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"), "\(setCookie)")
+    let cookie = try #require(setCookie.split(separator: ";").first.map(String.init))
+
+    let page = try web.get("/", cookie: cookie)
+    #expect(page.status == 200)
+    #expect(page.body.contains("<h1>Today</h1>"))
+    Self.expectSecurityHeaders(page)
+    #expect(page.headers["cache-control"] == "no-store")
+
+    // A page of another site whose name now points at 127.0.0.1 (DNS rebinding) names itself.
+    let rebound = try web.get("/", cookie: cookie, host: "evil.example:\(web.port)")
+    #expect(rebound.status == 421)
+    #expect(!rebound.body.contains("Ramipril"))
+    #expect(try web.get("/nowhere", cookie: cookie).status == 404)
+  }
+
+  @Test func aDoseButtonRecordsWhatTheCommandWouldAndUndoTakesItBack() throws {
+    let vital = try Self.home()
+    let web = try WebProcess(vital)
+    defer { web.stop() }
+    let cookie = try web.logIn()
+    let page = try web.get("/", cookie: cookie).body
+    let id = try #require(try vital.run(["meds", "list", "--json"]).json as? [[String: Any]]).first?["id"] as? String
+    #expect(page.contains("data-id=\"\(try #require(id))\""), "the dose carries its medication's full id")
+    #expect(page.contains("overdue") && page.contains("08:00"), "\(page)")
+    #expect(!page.contains("value=\"20:00\""), "the evening dose is not due yet")
+    let form = try #require(page.firstMatch(of: #/name="csrf" value="([0-9a-f]{64})"/#)).1
+
+    // Without the form token, or with another, nothing is written.
+    let fields = "medication=\(id!)&dose=08%3A00"
+    #expect(try web.post("/meds/take", fields, cookie: cookie).status == 403)
+    #expect(
+      try web.post("/meds/take", fields + "&csrf=" + String(repeating: "b", count: 64), cookie: cookie).status == 403)
+    #expect(try Self.statuses(vital) == [], "nothing recorded by a refused form")
+
+    let taken = try web.post("/meds/take", fields + "&csrf=\(form)", cookie: cookie)
+    #expect(taken.status == 303 && taken.headers["location"] == "/")
+    #expect(try Self.statuses(vital) == ["taken"], "the same record as 'vital meds take'")
+    #expect(!(try web.get("/", cookie: cookie).body.contains("overdue")), "a change shows on the next load")
+
+    // One change in the journal, under the command's own name: the terminal undoes it.
+    let undone = try vital.run(["undo", "--yes", "--json"])
+    #expect(undone.status == 0, "\(undone.stderr)")
+    #expect(undone.stdout.contains("meds take"), "\(undone.stdout)")
+    #expect(try Self.statuses(vital) == [])
+    #expect(try web.get("/", cookie: cookie).body.contains("overdue"), "a change made in the terminal shows too")
+
+    // A refusal comes back as the page with the reason, nothing written.
+    let wrong = try web.post("/meds/skip", "medication=Aspirin&dose=08%3A00&csrf=\(form)", cookie: cookie)
+    #expect(wrong.status == 422)
+    #expect(wrong.body.contains("role=\"alert\"") && wrong.body.contains("Aspirin"), "\(wrong.body)")
+    #expect(try Self.statuses(vital) == [])
+  }
+
+  @Test func whatAPersonTypedShowsAsText() throws {
+    let vital = try Self.home()
+    let script = "<script>alert(1)</script>"
+    #expect(try vital.run(["goals", "add", "--type", "steps", "--target", "8000", "--title", script]).status == 0)
+    let web = try WebProcess(vital)
+    defer { web.stop() }
+    let page = try web.get("/", cookie: try web.logIn()).body
+    #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "\(page)")
+    #expect(!page.contains(script))
+  }
+
+  @Test func sigtermEndsItCleanly() throws {
+    let vital = try Self.home()
+    let web = try WebProcess(vital)
+    #expect(web.stop() == 0)
+  }
+
+  static func expectSecurityHeaders(_ answer: RawHTTP.Answer, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(
+      answer.headers["content-security-policy"]?.contains("default-src 'self'") == true, sourceLocation: sourceLocation)
+    #expect(answer.headers["x-content-type-options"] == "nosniff", sourceLocation: sourceLocation)
+    #expect(answer.headers["referrer-policy"] == "no-referrer", sourceLocation: sourceLocation)
+  }
+
+  /// The statuses of Ramipril's recorded doses, as `vital meds history` gives them.
+  static func statuses(_ vital: VitalHome) throws -> [String] {
+    let history = try vital.run(["meds", "history", "--format", "json"])
+    let rows = try #require(history.json as? [[String: Any]], "\(history.stdout) \(history.stderr)")
+    return rows.compactMap { $0["status"] as? String }.filter { $0 == "taken" || $0 == "skipped" }
+  }
+}
