@@ -51,7 +51,7 @@ extension RecordShape.Column {
     onFault fault: Fault = .fails, checked: Bool = true
   ) -> Self where Choice.RawValue == String {
     // `among`: the words a record may be stored with, of all a value may take.
-    let words = (stored ?? Array(Choice.allCases)).map(\.rawValue)
+    let words = (stored ?? Array(Choice.allCases)).map { $0.rawValue }
     // Unchecked: a kind whose words grew after its table was made holds them by rule alone.
     let check = checked ? " CHECK (\(Table.quoted(name)) IN (\(Self.list(words))))" : ""
     return .init(
@@ -106,7 +106,7 @@ extension RecordShape.Column {
   @inlinable public static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
     _ name: String, _ keyPath: WritableKeyPath<Record, Choice?> & Sendable
   ) -> Self where Choice.RawValue == String {
-    let words = Choice.allCases.map(\.rawValue)
+    let words = Choice.allCases.map { $0.rawValue }
     return .init(
       name, "TEXT CHECK (\(Table.quoted(name)) IN (\(Self.list(words))))", rule: .oneOf(words), onFault: .missing,
       keyPath, write: { $0.map { .text($0.rawValue) } ?? .null },
@@ -118,7 +118,7 @@ extension RecordShape.Column {
   @inlinable public static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
     _ name: String, _ keyPath: WritableKeyPath<Record, Choice> & Sendable, preset: Choice
   ) -> Self where Choice.RawValue == String {
-    let words = Choice.allCases.map(\.rawValue)
+    let words = Choice.allCases.map { $0.rawValue }
     return .init(
       name, "TEXT NOT NULL DEFAULT '\(preset.rawValue)' CHECK (\(Table.quoted(name)) IN (\(Self.list(words))))",
       rule: .oneOf(words), onFault: .missing, keyPath, write: { .text($0.rawValue) },

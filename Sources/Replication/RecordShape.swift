@@ -19,15 +19,17 @@ public struct RecordShape<Record: Sendable>: Sendable {
   @usableFromInline let faults: [Column.Fault]
 
   public init(blank: @escaping @Sendable () -> Record, _ columns: [Column]) {
-    precondition(Set(columns.map(\.name)).count == columns.count, "column names must be unique")
+    // Closures, not key paths: a key path into this generic type is made at run time, through
+    // the demangler, once per record type and property, and every command pays that at start.
+    names = columns.map { $0.name }
+    precondition(Set(names).count == columns.count, "column names must be unique")
     self.blank = blank
     self.columns = columns
     byName = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
-    names = columns.map(\.name)
-    writers = columns.map(\.write)
-    readers = columns.map(\.read)
-    readRules = columns.map(\.rule)
-    faults = columns.map(\.fault)
+    writers = columns.map { $0.write }
+    readers = columns.map { $0.read }
+    readRules = columns.map { $0.rule }
+    faults = columns.map { $0.fault }
   }
 
   /// Some of the columns, in a given order, resolved once: a dataset's fields as bulk writes take
@@ -77,7 +79,7 @@ public struct RecordShape<Record: Sendable>: Sendable {
   public func tableColumns(adding own: [(after: String, Table.Column)] = []) -> [Table.Column] {
     precondition(own.allSatisfy { byName[$0.after] != nil }, "a table column after one \(Record.self) lacks")
     return columns.flatMap { column in
-      [Table.Column(column.name, column.definition)] + own.filter { $0.after == column.name }.map(\.1)
+      [Table.Column(column.name, column.definition)] + own.filter { $0.after == column.name }.map { $0.1 }
     }
   }
 
