@@ -1,3 +1,5 @@
+import Core
+
 /// A piece of HTML. Text interpolated into it is escaped unless it is itself `HTML`, so a note
 /// holding `<script>` shows as text wherever a page puts it: escaping is what happens by default,
 /// not what a page remembers to do.
@@ -16,21 +18,7 @@ public struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, Custo
   public static func + (a: HTML, b: HTML) -> HTML { HTML(trusted: a.text + b.text) }
 
   /// Text as it may stand in an element or a quoted attribute.
-  public static func escape(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for c in text.unicodeScalars {
-      switch c {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&#39;"
-      default: out.unicodeScalars.append(c)
-      }
-    }
-    return out
-  }
+  public static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
   public struct StringInterpolation: StringInterpolationProtocol {
     var text = ""

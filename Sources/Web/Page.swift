@@ -19,16 +19,7 @@ struct Page: Sendable {
     }
     let alert: HTML = self.alert.map { (text: String) -> HTML in "<p class=\"alert\" role=\"alert\">\(text)</p>" } ?? ""
     return """
-      <!doctype html>
-      <html lang="en">
-      <head>
-      <meta charset="utf-8">
-      <meta name="viewport" content="width=device-width, initial-scale=1">
-      <meta name="color-scheme" content="light dark">
-      <title>\(title) · Vital</title>
-      <link rel="stylesheet" href="/static/vital.css">
-      </head>
-      <body>
+      \(Self.head(title))
       <header><span class="brand">Vital</span><nav aria-label="Pages">\(nav)</nav></header>
       <main>
       <h1>\(title)</h1>
@@ -38,6 +29,22 @@ struct Page: Sendable {
       </html>
 
       """
+  }
+
+  /// Everything before a page's content: the same for every page and every refusal.
+  static func head(_ title: String) -> HTML {
+    """
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta name="color-scheme" content="light dark">
+    <title>\(title) · Vital</title>
+    <link rel="stylesheet" href="/static/vital.css">
+    </head>
+    <body>
+    """
   }
 
   func response(current path: String?) -> Response {
@@ -55,16 +62,7 @@ struct Page: Sendable {
   static func error(_ error: WebError) -> Response {
     let title = error.status.reasonPhrase
     let html: HTML = """
-      <!doctype html>
-      <html lang="en">
-      <head>
-      <meta charset="utf-8">
-      <meta name="viewport" content="width=device-width, initial-scale=1">
-      <meta name="color-scheme" content="light dark">
-      <title>\(title) · Vital</title>
-      <link rel="stylesheet" href="/static/vital.css">
-      </head>
-      <body>
+      \(head(title))
       <main>
       <h1>\(title)</h1>
       <p role="alert">\(error.message)</p>

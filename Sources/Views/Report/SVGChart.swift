@@ -108,21 +108,7 @@ struct SVGChart {
 func f(_ value: Double) -> String { String(format: "%.1f", value) }
 
 /// Text for HTML element content and attribute values.
-func escaped(_ text: String) -> String {
-  var out = ""
-  out.reserveCapacity(text.utf8.count)
-  for c in text {
-    switch c {
-    case "&": out += "&amp;"
-    case "<": out += "&lt;"
-    case ">": out += "&gt;"
-    case "\"": out += "&quot;"
-    case "'": out += "&#39;"
-    default: out.append(c)
-    }
-  }
-  return out
-}
+func escaped(_ text: String) -> String { HTMLText.escape(text) }
 
 /// Ticks for a value axis: about `count` round steps from 0 (or the low end) to past `high`.
 func niceTicks(low: Double, high: Double, count: Int = 4) -> [Double] {
