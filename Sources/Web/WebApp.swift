@@ -6,10 +6,13 @@ import Logging
 public struct WebConfiguration: Sendable {
   public var host: String
   public var port: Int
+  /// `--allow-remote`: any Host naming the port is let in.
+  public var remote: Bool
 
-  public init(host: String = "127.0.0.1", port: Int = 0) {
+  public init(host: String = "127.0.0.1", port: Int = 0, remote: Bool = false) {
     self.host = host
     self.port = port
+    self.remote = remote
   }
 }
 
@@ -37,6 +40,7 @@ public func buildWebApplication(
     onServerRunning: { channel in
       let port = channel.localAddress?.port ?? configuration.port
       address.listening(host: host, port: port)
+      if configuration.remote { address.listeningToAnyHost(port: port) }
       await onRunning(port)
     },
     logger: logger)

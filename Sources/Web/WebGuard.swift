@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Storage
 import Synchronization
 
 /// The one door every request passes (docs/web.md, "Who gets in"): the Host must be the
@@ -25,10 +26,13 @@ struct WebGuard: RouterMiddleware {
     } catch let error as HTTPError {
       response = Page.error(
         error.status == .notFound ? .notFound : WebError(error.status, "That is not a request these pages make."))
+    } catch let error as StorageError {
+      response = Page.error(Self.refusal(error))
     } catch {
-      response = Page.error(WebError(.internalServerError, "Something went wrong here: \(error)"))
+      // An error's own words may hold a value or a path: the page says only what to do.
+      response = Page.error(Self.refusal(error))
     }
-    Self.secure(&response.headers, page: !request.uri.path.hasPrefix("/static/"))
+    Self.secure(&response.headers, page: !(request.uri.path.hasPrefix("/static/") && response.status == .ok))
     return response
   }
 
@@ -45,14 +49,15 @@ struct WebGuard: RouterMiddleware {
         throw WebError(
           .unauthorized, "That link is from an earlier start of vital web. Open the link it printed this time.")
       }
-      // The same path without the token, so it leaves the address bar and the history.
-      var response = Response(status: .seeOther, headers: [.location: request.uri.path])
+      // The same path without the token, so it leaves the address bar and the history; a path
+      // that a browser would read as another host (`//evil.example`) goes to Today instead.
+      var response = Response(status: .seeOther, headers: [.location: Self.samePath(request.uri.path)])
       response.setCookie(
-        Cookie(name: WebSessions.cookieName, value: cookie, path: "/", secure: false, httpOnly: true, sameSite: .strict)
+        Cookie(name: sessions.cookieName, value: cookie, path: "/", secure: false, httpOnly: true, sameSite: .strict)
       )
       return response
     }
-    guard let cookie = request.cookies[WebSessions.cookieName]?.value, let form = sessions.formToken(cookie: cookie)
+    guard let cookie = request.cookies[sessions.cookieName]?.value, let form = sessions.formToken(cookie: cookie)
     else {
       throw WebError(
         .unauthorized, "Open the link vital web printed when it started (it holds a token): only that browser gets in.")
@@ -69,6 +74,27 @@ struct WebGuard: RouterMiddleware {
     }
     context.form = fields
     return try await next(request, context)
+  }
+
+  /// A path of this server to send a browser to: `//host` and `/\\host` name another host.
+  static func samePath(_ path: String) -> String {
+    guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.hasPrefix("/\\") else { return "/" }
+    return path
+  }
+
+  /// What a failure says on the page: what to do, never the error's own text.
+  static func refusal(_ error: any Error) -> WebError {
+    if case .sqlite(let code, _, _) = error as? StorageError, code & 0xff == 5 || code & 0xff == 6 {
+      return WebError(
+        .serviceUnavailable, "Another vital command is writing to the record just now: reload in a moment.")
+    }
+    if String(describing: type(of: error)).contains("TooManyBytes") {
+      return WebError(.contentTooLarge, "That form is larger than any page here sends: nothing was changed.")
+    }
+    return WebError(
+      .internalServerError,
+      "Something went wrong here and nothing was changed. Reload; if it happens again, 'vital' in a terminal says more."
+    )
   }
 
   /// The headers of every answer. Pages hold health data: no cache keeps them, no other page
@@ -89,12 +115,23 @@ public final class WebAddress: Sendable {
 
   public init() {}
 
-  /// Accepts `host:port` from now on, and for a loopback address the names that mean it.
+  private let anyHost = Mutex<Int?>(nil)
+
+  /// Accepts `host:port` from now on (an IPv6 host in brackets, as browsers send it), and for a
+  /// loopback address the names that mean it.
   public func listening(host: String, port: Int) {
-    var names: Set<String> = ["\(host):\(port)"]
-    if host == "127.0.0.1" { names.insert("localhost:\(port)") }
-    hosts.withLock { $0.formUnion(names) }
+    var names: Set<String> = [host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"]
+    if host == "127.0.0.1" || host == "::1" { names.insert("localhost:\(port)") }
+    hosts.withLock { $0.formUnion(names.map { $0.lowercased() }) }
   }
 
-  func accepts(_ authority: String) -> Bool { hosts.withLock { $0.contains(authority.lowercased()) } }
+  /// With `--allow-remote`, other machines name this one as they know it (an address, a
+  /// hostname): any Host with the port is let in, and the token and cookie keep the rest out.
+  public func listeningToAnyHost(port: Int) { anyHost.withLock { $0 = port } }
+
+  func accepts(_ authority: String) -> Bool {
+    let authority = authority.lowercased()
+    if let port = anyHost.withLock({ $0 }), authority.hasSuffix(":\(port)") { return true }
+    return hosts.withLock { $0.contains(authority) }
+  }
 }

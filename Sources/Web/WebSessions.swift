@@ -11,10 +11,13 @@ public final class WebSessions: Sendable {
   /// Browser session (the cookie's value) → its form token.
   private let sessions = Mutex<[String: String]>([:])
 
-  public static let cookieName = "vital_session"
+  /// Named for this run: cookies do not tell ports apart, so two `vital web` on one machine
+  /// would otherwise log each other's browser out.
+  public let cookieName: String
 
   public init(token: String? = nil) throws {
     self.token = try token ?? Self.random()
+    cookieName = "vital_session_" + String(try Self.random().prefix(8))
   }
 
   /// A browser session for `token` if it is the printed one: the cookie's value.

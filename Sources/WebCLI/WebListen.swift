@@ -6,6 +6,13 @@ enum WebListen {
     host == "localhost" || host == "::1" || host.hasPrefix("127.")
   }
 
+  /// This machine's name, for a link other machines can open.
+  static func hostName() -> String {
+    var name = [CChar](repeating: 0, count: 256)
+    guard gethostname(&name, name.count) == 0 else { return "localhost" }
+    return String(cString: name)
+  }
+
   /// Hands the link to the desktop's browser; without one, the printed line is enough.
   static func openInBrowser(_ url: String) {
     let process = Process()

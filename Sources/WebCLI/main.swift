@@ -42,24 +42,30 @@ struct VitalWeb: AsyncParsableCommand {
     let environment = ProcessInfo.processInfo.environment
     let fixed = environment["VITAL_NOW"].flatMap { $0.isEmpty ? nil : try? App.clock(environment).0 }
     let store = try WebStore(home: global.home, clock: { fixed ?? Date() })
-    if exposed {
-      FileHandle.standardError.write(
-        Data(
-          "warning: listening on \(listen): anyone who reaches it and gets the link can read and change your record, unencrypted\n"
-            .utf8))
-    }
     let sessions = try WebSessions()
-    let host = address.urlHost
+    // 0.0.0.0 and :: are where it listens, not an address a browser can open.
+    let host = ["0.0.0.0", "::"].contains(address.host) ? WebListen.hostName() : address.urlHost
     let open = self.open
     let web = buildWebApplication(
-      configuration: WebConfiguration(host: address.host, port: address.port),
+      configuration: WebConfiguration(host: address.host, port: address.port, remote: exposed),
       store: store, sessions: sessions, address: WebAddress(),
       onRunning: { port in
         let url = "http://\(host):\(port)/?token=\(sessions.token)"
         FileHandle.standardOutput.write(Data("Vital is at \(url)\n".utf8))
+        if exposed {
+          FileHandle.standardError.write(
+            Data(
+              "warning: listening on \(address.urlHost):\(port): anyone who reaches it and gets the link can read and change your record, unencrypted\n"
+                .utf8))
+        }
         if open { WebListen.openInBrowser(url) }
       })
-    try await web.runService()
+    do {
+      try await web.runService()
+    } catch  where String(describing: error).contains("errno: \(EADDRINUSE)") {
+      throw CLIError.needsInput(
+        "\(listen) is in use by another program; choose another port, or 127.0.0.1:0 for a free one")
+    }
   }
 }
 
