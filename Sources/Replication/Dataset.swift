@@ -22,6 +22,9 @@ public struct Dataset: Hashable, Sendable {
   public let rules: [String: FieldRule]
   /// Fields a record must have (`NOT NULL` in the table).
   public let required: Set<String>
+  /// What the table keeps for a field that comes as NULL where the column has a default
+  /// (`NOT NULL DEFAULT 0`): an explicit NULL would break the table's rule, and with it the page.
+  public let defaults: [String: DatabaseValue]
   public let recordRules: [RecordRule]
   /// At most one record per account (`account_id` is UNIQUE in the table): the profile.
   public let onePerAccount: Bool
@@ -61,14 +64,19 @@ public struct Dataset: Hashable, Sendable {
     precondition(rules.keys.allSatisfy(fields.contains), "\(table.name): a rule for a field that does not sync")
     var all: [String: FieldRule] = [:]
     var required: Set<String> = []
+    var defaults: [String: DatabaseValue] = [:]
     for column in table.columns where fields.contains(column.name) {
       let definition = column.definition.uppercased()
       // A column the table fills in by default (`NOT NULL DEFAULT 0`) may come without a value.
       if definition.contains("NOT NULL"), !definition.contains("DEFAULT") { required.insert(column.name) }
+      if definition.contains("NOT NULL"), let value = Self.defaultValue(column.definition) {
+        defaults[column.name] = value
+      }
       all[column.name] = rules[column.name] ?? Self.rule(forType: definition)
     }
     self.rules = all
     self.required = required
+    self.defaults = defaults
     self.recordRules = recordRules
     onePerAccount =
       table.columns.first { $0.name == "account_id" }?.definition.uppercased().contains("UNIQUE") ?? false
@@ -101,6 +109,19 @@ extension Dataset {
   public func fault(inOrder values: [DatabaseValue]) -> Fault? {
     guard values.count == fields.count else { return Fault(field: fields.first ?? "", reason: "of the wrong shape") }
     return fault { fieldIndex[$0].map { values[$0] } }
+  }
+
+  /// `value` as the table keeps it: a NULL for a column with a default is the default.
+  public func stored(_ field: String, _ value: DatabaseValue) -> DatabaseValue {
+    value == .null ? defaults[field] ?? .null : value
+  }
+
+  /// The literal after `DEFAULT` in a column's definition: a whole number or a quoted text.
+  static func defaultValue(_ definition: String) -> DatabaseValue? {
+    guard let match = definition.firstMatch(of: #/(?i:DEFAULT)\s+(?:(-?\d+)\b|'((?:[^']|'')*)')/#) else { return nil }
+    if let number = match.1, let n = Int64(number) { return .integer(n) }
+    if let text = match.2 { return .text(text.replacingOccurrences(of: "''", with: "'")) }
+    return nil
   }
 
   /// The first fault of `record` (its synced fields by name; a field missing is NULL). With

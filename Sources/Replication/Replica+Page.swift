@@ -51,7 +51,10 @@ extension Replica {
           others.append(record)
           continue
         }
-        let winners = record.fields.filter { dataset.fields.contains($0.key) }
+        var winners = record.fields.filter { dataset.fields.contains($0.key) }
+        for (field, change) in winners where change.value == .null {
+          winners[field] = (dataset.stored(field, .null), change.hlc)
+        }
         // A record with nothing this dataset keeps leaves no trace, as `apply` leaves none.
         if winners.isEmpty { continue }
         if let fault = dataset.fault({ winners[$0]?.value }) {

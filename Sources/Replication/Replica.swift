@@ -288,7 +288,7 @@ public struct Replica {
     var winners: [String: DatabaseValue] = [:]
     for (field, change) in incoming where dataset.fields.contains(field) {
       if revived || FieldMerge.wins(change.hlc, over: clocks[field]) {
-        winners[field] = change.value
+        winners[field] = dataset.stored(field, change.value)
         clocks[field] = change.hlc
       }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One SQLite value, as stored.
-public enum DatabaseValue: Equatable, Sendable {
+public enum DatabaseValue: Hashable, Sendable {
   case null
   case integer(Int64)
   case real(Double)

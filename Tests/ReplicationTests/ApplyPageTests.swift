@@ -131,4 +131,32 @@ import Testing
     #expect(try account.db.scalar(String.self, "SELECT place FROM donation WHERE id = 'stray'") == "New")
     #expect(try account.db.scalar(Int.self, "SELECT count(*) FROM sync_row WHERE dataset = 'donation'") == 4)
   }
+
+  /// A field whose column has a default (`excluded INTEGER NOT NULL DEFAULT 0`) may come as
+  /// NULL, from an older Vital or a hand-made client: it is stored as the default, in a fresh
+  /// record and in one merged, instead of breaking the table's rule and the whole page.
+  @Test func aNullWhereTheColumnHasADefaultIsStoredAsTheDefault() throws {
+    let account = try TestAccount()
+    let replica = Replica(db: account.db, accountID: account.account.id, now: Self.now)
+    func period(_ start: String, excluded: DatabaseValue, at minute: Int) -> Fields {
+      [
+        "start": (.text(start), Self.hlc(minute)), "end": (.null, Self.hlc(minute)),
+        "excluded": (excluded, Self.hlc(minute)),
+      ]
+    }
+    #expect(Dataset.period.defaults["excluded"] == .integer(0))
+    try account.db.transaction { _ in
+      try replica.applyPage([
+        .init(.period, id: "fresh", period("2026-03-01", excluded: .null, at: 2)),
+        .init(.period, id: "merged", period("2026-04-01", excluded: .integer(1), at: 2)),
+      ])
+    }
+    try account.db.transaction { _ in
+      try replica.applyPage([.init(.period, id: "merged", ["excluded": (.null, Self.hlc(3))])])
+    }
+    #expect(
+      try account.db.query("SELECT id, excluded FROM period ORDER BY id") {
+        "\(try $0.get(0, as: String.self))=\(try $0.get(1, as: Int.self))"
+      } == ["fresh=0", "merged=0"])
+  }
 }

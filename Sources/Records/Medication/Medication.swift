@@ -136,7 +136,12 @@ public struct Dose: Equatable, Sendable {
   /// When it was taken or skipped.
   public var at: Date?
   /// When it is due: its scheduled time moved by the shifts of that day's earlier late doses.
-  public var due: Date
+  /// Only a moved time is kept, so a dose read from its row is due when it was scheduled.
+  public var due: Date {
+    get { movedDue ?? scheduledAt }
+    set { movedDue = newValue == scheduledAt ? nil : newValue }
+  }
+  private var movedDue: Date?
   /// How far this late dose moved the rest of its day.
   public var shift: TimeInterval?
   /// An as-needed dose recorded with `--force` past its limits.
@@ -152,7 +157,7 @@ public struct Dose: Equatable, Sendable {
     self.scheduledAt = scheduledAt
     self.status = status
     self.at = at
-    self.due = due ?? scheduledAt
+    self.movedDue = due.flatMap { $0 == scheduledAt ? nil : $0 }
     self.shift = shift
     self.overLimit = overLimit
   }
