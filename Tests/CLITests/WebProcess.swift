@@ -1,4 +1,5 @@
 import Foundation
+import TestServer
 import Testing
 
 /// `vital web --listen 127.0.0.1:0` running over a test's home, and its printed link.
@@ -76,19 +77,8 @@ enum RawHTTP {
       request += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n"
     }
     request += "\r\n" + (body ?? "")
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
+    let fd = try Loopback.connect(port: port)
     defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
     let bytes = Array(request.utf8)
     var sent = 0
     while sent < bytes.count {

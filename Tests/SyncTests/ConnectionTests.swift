@@ -24,17 +24,7 @@ import Testing
 
   /// A TCP connection to 127.0.0.1:`port` that sends `text` (if any) and nothing more.
   static func open(port: Int, sending text: String? = nil) throws -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard fd >= 0, connected == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    let fd = try Loopback.connect(port: port)
     if let text { _ = text.withCString { send(fd, $0, strlen($0), 0) } }
     return fd
   }
