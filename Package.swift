@@ -99,8 +99,9 @@ let package = Package(
     .target(
       name: "Web",
       dependencies: [
-        "Storage", "Cryptography", "Core", "Replication", "Auth", "Records", "Views", "CLIApp",
-        .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+        "Storage", "Cryptography", "Core", "Replication", "Auth", "Records", "Views", "Schema", "CLICore",
+        "CLIApp", .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
     // The app's database: every feature's tables in migration order, and the synced datasets.
     .target(name: "Schema", dependencies: ["Storage", "Replication", "Auth", "Records", "Views", "Sync"]),
@@ -119,7 +120,8 @@ let package = Package(
     .executableTarget(
       name: "vital",
       dependencies: [
-        "Storage", "Cryptography", "Core", "Replication", "Auth", "Records", "Views", "Interchange", "Sync", "Schema", "CLICore",
+        "Storage", "Cryptography", "Core", "Replication", "Auth", "Records", "Views", "Interchange", "Sync", "Schema",
+        "CLICore",
         "CLIApp",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -179,7 +181,8 @@ let package = Package(
     .testTarget(
       name: "RecordsTests",
       dependencies: [
-        "Records", "Views", "Interchange", "Core", "Cryptography", "Replication", "Auth", "Storage", "Schema", "TestImages",
+        "Records", "Views", "Interchange", "Core", "Cryptography", "Replication", "Auth", "Storage", "Schema",
+        "TestImages",
       ]),
     .testTarget(
       name: "CLITests",

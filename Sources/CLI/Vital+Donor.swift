@@ -4,6 +4,7 @@ import CLICore
 import Core
 import Foundation
 import Records
+import Views
 
 extension Vital {
   struct Donor: AsyncParsableCommand {
@@ -129,20 +130,6 @@ extension Vital.Donor {
   }
 
   struct EligibilityCommand: AsyncParsableCommand {
-    /// `region, sex and weight`.
-    static func list(_ items: [String]) -> String {
-      items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
-    }
-
-    /// The `vital profile set` that fills in what is missing.
-    static func command(_ missing: [String]) -> String {
-      let flags = [
-        ("region", "--region de|us|uk"), ("sex", "--sex female|male"), ("birth date", "--birth-date YYYY-MM-DD"),
-        ("weight", "--weight-kg N"),
-      ].filter { missing.contains($0.0) }.map(\.1)
-      return "vital profile set " + flags.joined(separator: " ")
-    }
-
     static let configuration = CommandConfiguration(
       commandName: "eligibility", abstract: "Whether you may donate now, from when, and why.",
       discussion: """
@@ -163,21 +150,9 @@ extension Vital.Donor {
       ).afterPeriods(starting: try c.periodStarts, today: c.app.today)
       try c.app.output.show(c.app.json(verdict)) {
         let human = HumanText(now: c.app.now, calendar: c.app.calendar)
-        var lines: [String] = []
-        if !verdict.missing.isEmpty {
-          lines.append(
-            "Vital cannot say yet whether you may donate: your \(Self.list(verdict.missing)) \(verdict.missing.count == 1 ? "is" : "are") not known."
-          )
-          lines.append("  Set \(verdict.missing.count == 1 ? "it" : "them"): \(Self.command(verdict.missing))")
-          if let next = verdict.nextEligible { lines.append("By your donations alone: from \(human.day(next)).") }
-        } else {
-          lines.append(
-            verdict.eligible
-              ? "You may donate \(kind.label) today."
-              : verdict.nextEligible.map { "You may donate \(kind.label) from \(human.day($0))." }
-                ?? "No date can be given for \(kind.label):")
-        }
-        return (lines + verdict.reasons.map { "  - \($0)" }).joined(separator: "\n")
+        let words = verdict.explained(kind: kind, human)
+        let lines = [words.headline, words.fix.map { "  " + $0 }, words.byDonations].compactMap { $0 }
+        return (lines + words.reasons.map { "  - \($0)" }).joined(separator: "\n")
       }
     }
   }

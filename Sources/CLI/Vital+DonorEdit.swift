@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLIApp
 import CLICore
+import Core
 import Foundation
 import Records
 
@@ -19,22 +20,7 @@ extension Vital.Donor {
     func run() async throws {
       let c = try DonorContext(global)
       let d = try c.store.find(id)
-      try c.app.output.show(c.app.json(d)) {
-        var table = TextTable(["field", "value"])
-        table.add(["id", d.id])
-        table.add(["kind", d.kind.rawValue])
-        table.add(["status", d.status.rawValue])
-        table.add(["scheduled_at", c.app.human(d.scheduledAt)])
-        table.add(["completed_at", c.app.human(d.completedAt)])
-        table.add(["place", d.place])
-        table.add(["notes", d.notes ?? "-"])
-        let v = d.vitals
-        if let hb = v.haemoglobin { table.add(["haemoglobin", "\(hb) g/dL"]) }
-        if let ferritin = v.ferritin { table.add(["ferritin", "\(ferritin) ng/mL"]) }
-        if let s = v.systolic, let dia = v.diastolic { table.add(["blood pressure", "\(s)/\(dia) mmHg"]) }
-        if let pulse = v.pulse { table.add(["pulse", "\(pulse) /min"]) }
-        return table.text
-      }
+      try c.app.output.show(c.app.json(d)) { d.sheet(HumanText(now: c.app.now, calendar: c.app.calendar)).table }
     }
   }
 

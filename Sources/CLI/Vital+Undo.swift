@@ -4,6 +4,7 @@ import CLICore
 import Foundation
 import Replication
 import Schema
+import Views
 
 extension Vital {
   struct Undo: AsyncParsableCommand {
@@ -34,8 +35,8 @@ extension Vital {
       let account = try app.requireAccount()
       ChangeJournal.end(app.db)
       let journal = ChangeJournal(db: app.db, accountID: account.id)
-      var labels = RecordLabel(app: app, accountID: account.id)
       let human = HumanText(now: app.now, calendar: app.calendar)
+      var labels = RecordLabel(db: app.db, accountID: account.id, datasets: VitalSchema.datasets, human: human)
       if list {
         let changes = try journal.recent(limit: 20)
         labels.learn(changes)
@@ -43,7 +44,7 @@ extension Vital {
           guard !changes.isEmpty else { return "No changes yet on this device." }
           var table = TextTable(["#", "when", "command", "what"])
           for change in changes {
-            var what = Self.summary(change, labels)
+            var what = labels.summary(change)
             if change.undoneBy != nil { what += " (undone)" }
             table.add(["\(change.seq)", human.time(change.at), change.command, what])
           }
@@ -61,7 +62,7 @@ extension Vital {
       }
       if change.undoneBy != nil { throw ChangeJournal.UndoError.alreadyUndone(change.seq) }
       // Named before the undo: a record it deletes has no values to name it by after.
-      let summary = Self.summary(change, labels)
+      let summary = labels.summary(change)
       guard
         try Confirmation.ask(
           "Undo change \(change.seq), '\(change.command)' of \(human.time(change.at)): \(summary)?", yes: yes)
@@ -79,22 +80,6 @@ extension Vital {
         "undone: \(change.seq) \(change.command): \(summary)"
           + (done.undo.map { "\n(as change \($0.seq); 'vital undo \($0.seq)' takes it back)" } ?? "")
       }
-    }
-
-    /// `edit donation Thu 1 Oct 10:00, DRK Mitte (place, notes)`, `create Metformin dose of
-    /// today 08:00`, or a count when a change touched many records.
-    static func summary(_ change: ChangeJournal.Change, _ labels: RecordLabel) -> String {
-      let steps = change.steps
-      guard let first = steps.first else { return "nothing" }
-      if first.action == .import || first.action == .withdraw {
-        let kinds = Set(steps.map { RecordLabel.kind($0.dataset) }).sorted().joined(separator: ", ")
-        return "\(first.action == .import ? "import" : "withdraw import") of \(kinds)"
-      }
-      let parts = steps.prefix(3).map { step -> String in
-        let fields = step.action == .edit ? " (\(step.fields.joined(separator: ", ")))" : ""
-        return "\(step.action.rawValue) \(labels.label(step))\(fields)"
-      }
-      return parts.joined(separator: "; ") + (steps.count > 3 ? "; and \(steps.count - 3) more" : "")
     }
 
     static func json(_ change: ChangeJournal.Change, app: App, all: [ChangeJournal.Change]) -> JSON {

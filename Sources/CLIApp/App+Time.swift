@@ -12,8 +12,9 @@ extension App {
     try instant(argument, bareDateIsMidnight: false)
   }
 
-  public func instant(_ argument: DateTimeArgument, bareDateIsMidnight: Bool) throws -> Date {
-    let date = try place(argument, bareDateIsMidnight: bareDateIsMidnight)
+  /// `now` places `yesterday 20:00` and `+2d` for a server that outlives the moment it began.
+  public func instant(_ argument: DateTimeArgument, bareDateIsMidnight: Bool, now: Date? = nil) throws -> Date {
+    let date = try place(argument, bareDateIsMidnight: bareDateIsMidnight, now: now ?? self.now)
     // No health record is from before 1900 or after 2200: such a year is a typo (0001 for 2001).
     guard (1900...2200).contains(calendar.component(.year, from: date)) else {
       throw CLIError.implausibleYear(argument.text)
@@ -21,7 +22,7 @@ extension App {
     return date
   }
 
-  private func place(_ argument: DateTimeArgument, bareDateIsMidnight: Bool) throws -> Date {
+  private func place(_ argument: DateTimeArgument, bareDateIsMidnight: Bool, now: Date) throws -> Date {
     switch argument.form {
     case .fields(let f):
       if let offset = f.offset { return ISO8601.date(from: f, offset: offset) }

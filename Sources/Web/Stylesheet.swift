@@ -1,5 +1,7 @@
 /// The one stylesheet, served by the binary itself (nothing is loaded from the network): light
 /// and dark by the system's choice, one column that fits 390 px.
+import Views
+
 enum Stylesheet {
   static let css = """
     :root { color-scheme: light dark; --bg: #fbfaf8; --fg: #1d1d1f; --muted: #5f6368; --line: #dadce0;
@@ -48,5 +50,42 @@ enum Stylesheet {
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
       white-space: nowrap; }
     time { font-variant-numeric: tabular-nums; }
+    a { color: var(--accent); }
+    a.button { display: inline-block; padding: .35rem .9rem; border-radius: .4rem; border: 1px solid var(--accent);
+      background: var(--accent); color: var(--accent-fg); text-decoration: none; }
+    a.button.secondary { background: transparent; color: var(--fg); border-color: var(--line); }
+    button.danger { background: var(--late); border-color: var(--late); color: var(--bg); }
+    .row { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; }
+    .field { display: flex; flex-direction: column; gap: .15rem; margin: 0 0 .8rem; }
+    .field label { font-weight: 600; }
+    .hint { color: var(--muted); font-size: .85rem; }
+    input, select, textarea { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line);
+      border-radius: .35rem; padding: .35rem .5rem; max-width: 100%; }
+    input:focus-visible, select:focus-visible, textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
+    .field.invalid input, .field.invalid select, .field.invalid textarea { border-color: var(--late); }
+    .field-error { color: var(--late); font-size: .9rem; }
+    .check { display: flex; gap: .5rem; align-items: center; margin: 0 0 .8rem; }
+    .records li { display: flex; flex-wrap: wrap; gap: .25rem .6rem; align-items: baseline; }
+    .records .place { flex: 1 1 10rem; overflow-wrap: anywhere; }
+    .figures { flex-basis: 100%; color: var(--muted); font-size: .9rem; }
+    .badge.scheduled { color: var(--accent); border-color: var(--accent); }
+    .badge.cancelled { color: var(--muted); }
+    .changes li { align-items: center; }
+    .changes .summary { flex: 1 1 14rem; overflow-wrap: anywhere; }
+    .number { color: var(--muted); font-variant-numeric: tabular-nums; }
+    code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .85rem; color: var(--muted); }
+    .field input, .field select, .field textarea { max-width: 30rem; }
+    .verdict { font-weight: 600; }
+    .reasons { list-style: disc; padding-left: 1.25rem; }
+    .reasons li { border: 0; padding: .1rem 0; }
+    figure.chart { margin: 0; }
+    figcaption, ul.legend { color: var(--muted); font-size: .85rem; }
+    ul.legend { display: flex; flex-wrap: wrap; gap: .2rem 1rem; }
+    @media (max-width: 720px) { div.plot { overflow-x: auto; } div.plot svg { min-width: 520px; } }
+    ul.legend li { border: 0; padding: 0; display: flex; gap: .3rem; align-items: center; }
+    \(ChartStyle.light)
+    @media (prefers-color-scheme: dark) {
+      \(ChartStyle.dark)
+    }
     """
 }

@@ -33,6 +33,8 @@ public func buildWebApplication(
       body: .init(byteBuffer: ByteBuffer(string: Stylesheet.css)))
   }
   TodayRoutes(store: store).add(to: router)
+  DonationRoutes(store: store).add(to: router)
+  UndoRoutes(store: store).add(to: router)
   let host = configuration.host
   return Application(
     router: router,

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Records
 import Storage
 import Synchronization
 
@@ -87,6 +88,9 @@ struct WebGuard: RouterMiddleware {
     if case .sqlite(let code, _, _) = error as? StorageError, code & 0xff == 5 || code & 0xff == 6 {
       return WebError(
         .serviceUnavailable, "Another vital command is writing to the record just now: reload in a moment.")
+    }
+    if error is RecordLookup.Failure {
+      return WebError(.notFound, "That record is not here: it may have been deleted. Go back to the list and reload.")
     }
     if String(describing: type(of: error)).contains("TooManyBytes") {
       return WebError(.contentTooLarge, "That form is larger than any page here sends: nothing was changed.")

@@ -1,5 +1,6 @@
 import Auth
 import CLIApp
+import CLICore
 import Core
 import Foundation
 import Records
@@ -39,6 +40,18 @@ public actor WebStore {
     ChangeJournal.begin(app.db, command: command)
     defer { ChangeJournal.end(app.db) }
     return try body(scope)
+  }
+
+  /// Runs `body` outside any journaled change: for the undo, which journals itself.
+  public func unjournaled<T: Sendable>(_ body: @Sendable (AccountScope) throws -> T) throws -> T {
+    try body(try scope())
+  }
+
+  /// A time typed in a form (`2026-11-26T09:30` from a date-time field, or `yesterday 17:30`),
+  /// placed as the CLI places `--at`; nil when it does not read as a time at all.
+  public func instant(_ text: String) throws -> Date? {
+    guard let argument = DateTimeArgument(argument: text.trimmingCharacters(in: .whitespaces)) else { return nil }
+    return try app.instant(argument, bareDateIsMidnight: false, now: clock())
   }
 
   private func scope() throws -> AccountScope {

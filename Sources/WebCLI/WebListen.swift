@@ -10,7 +10,8 @@ enum WebListen {
   static func hostName() -> String {
     var name = [CChar](repeating: 0, count: 256)
     guard gethostname(&name, name.count) == 0 else { return "localhost" }
-    return String(cString: name)
+    let bytes = name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Hands the link to the desktop's browser; without one, the printed line is enough.

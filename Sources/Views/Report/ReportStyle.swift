@@ -21,27 +21,7 @@ enum ReportStyle {
     figcaption { font-size: 9pt; color: #555; }
     ul.legend { list-style: none; padding: 0; margin: 2pt 0; font-size: 9pt; color: #333; display: flex; flex-wrap: wrap; gap: 2pt 14pt; }
     ul.legend li { display: flex; align-items: center; gap: 4pt; }
-    svg text { font-family: inherit; font-size: 10px; fill: #333; }
-    svg .axis { stroke: #444; stroke-width: 1; }
-    svg .grid { stroke: #e2e2e2; stroke-width: 1; }
-    svg .axis-label { font-size: 10px; fill: #222; }
-    svg .bar { fill: #7d9cc4; }
-    svg .bar.met { fill: #3b8f5a; }
-    svg .goal, svg .marker { stroke: #b03030; stroke-width: 1.2; stroke-dasharray: 4 3; fill: none; }
-    svg .average { stroke: #333; stroke-width: 1; stroke-dasharray: 2 2; }
-    svg .marker-label { fill: #b03030; }
-    svg .trend { fill: none; stroke: #b03030; stroke-width: 1.5; }
-    svg .hb { fill: #fff; stroke: #b03030; stroke-width: 1.5; }
-    svg .excluded { fill: #fff; stroke: #999; stroke-width: 1.2; stroke-dasharray: 2 1; }
-    svg .donation { fill: #7a1f1f; }
-    svg .daynum { font-size: 9px; fill: #1b1b1b; }
-    svg .level-4 + .daynum, svg .level-3 + .daynum { fill: #fff; }
-    svg .level-none { fill: #eeeeee; }
-    svg .level-0 { fill: #f2c4c4; }
-    svg .level-1 { fill: #d6e8c8; }
-    svg .level-2 { fill: #a9d18e; }
-    svg .level-3 { fill: #6fae56; }
-    svg .level-4 { fill: #2f7d32; }
+    \(ChartStyle.light)
     .phase { padding: 0 5pt; border-radius: 3pt; color: #fff; }
     .phase.green { background: #2f7d32; } .phase.yellow { background: #c9a400; color: #000; }
     .phase.red { background: #c62828; } .phase.dark-red { background: #6d0f0f; }
@@ -59,26 +39,7 @@ enum ReportStyle {
       h2 { border-bottom-color: #444; }
       th, td { border-bottom-color: #2c2f33; }
       thead th { border-bottom-color: #666; }
-      svg text { fill: #c9ccd0; }
-      svg .axis-label { fill: #e4e4e4; }
-      svg .axis { stroke: #9a9ea4; }
-      svg .grid { stroke: #2c2f33; }
-      svg .bar { fill: #5f82b0; }
-      svg .bar.met { fill: #4fa86d; }
-      svg .goal, svg .marker, svg .trend { stroke: #ff7b72; }
-      svg .marker-label { fill: #ff7b72; }
-      svg .average { stroke: #c9ccd0; }
-      svg .hb { fill: #16181b; stroke: #ff7b72; }
-      svg .excluded { fill: #16181b; stroke: #8b9096; }
-      svg .donation { fill: #ff9d96; }
-      svg .daynum { fill: #e4e4e4; }
-      svg .level-4 + .daynum, svg .level-3 + .daynum { fill: #16181b; }
-      svg .level-none { fill: #2a2d31; }
-      svg .level-0 { fill: #7a3a3a; }
-      svg .level-1 { fill: #3d5a33; }
-      svg .level-2 { fill: #4f7a3f; }
-      svg .level-3 { fill: #5f9e4c; }
-      svg .level-4 { fill: #7cc36a; }
+      \(ChartStyle.dark)
     }
     """
 }

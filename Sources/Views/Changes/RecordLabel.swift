@@ -1,48 +1,47 @@
-import CLIApp
-import CLICore
 import Core
 import Foundation
 import Records
 import Replication
-import Schema
 import Storage
 
 /// A record named as its own list names it (`Metformin dose of today 08:00`, `donation Thu 1
 /// Oct 10:00, DRK Mitte`), from its values now or, once deleted, the values the undo journal
-/// kept: what `vital undo` shows instead of a kind and an id.
-struct RecordLabel {
-  let app: App
+/// kept: what `vital undo` and the undo page show instead of a kind and an id.
+public struct RecordLabel {
+  let db: Database
   let accountID: String
+  let datasets: [Dataset]
   let human: HumanText
   /// Values the journal kept of records by dataset and id (a delete keeps the record whole):
   /// what names a record created and since deleted, which the store no longer has.
   var kept: [String: [String: DatabaseValue]] = [:]
 
-  init(app: App, accountID: String) {
-    self.app = app
+  public init(db: Database, accountID: String, datasets: [Dataset], human: HumanText) {
+    self.db = db
     self.accountID = accountID
-    human = HumanText(now: app.now, calendar: app.calendar)
+    self.datasets = datasets
+    self.human = human
   }
 
   /// The record's synced values as stored now; nil when it is gone.
   func values(_ datasetName: String, id: String) -> [String: DatabaseValue]? {
-    guard let dataset = VitalSchema.datasets.first(where: { $0.name == datasetName }), !dataset.fields.isEmpty else {
+    guard let dataset = datasets.first(where: { $0.name == datasetName }), !dataset.fields.isEmpty else {
       return nil
     }
     let columns = dataset.fields.map { "\"\($0)\"" }.joined(separator: ", ")
-    return try? app.db.queryFirst(
+    return try? db.queryFirst(
       "SELECT \(columns) FROM \"\(dataset.table)\" WHERE account_id = ? AND \"\(dataset.key)\" = ?", accountID, id,
       row: { row in Dictionary(uniqueKeysWithValues: dataset.fields.enumerated().map { ($1, row[$0]) }) })
   }
 
   /// Remembers what `changes` kept of their records, to name those since deleted.
-  mutating func learn(_ changes: [ChangeJournal.Change]) {
+  public mutating func learn(_ changes: [ChangeJournal.Change]) {
     for step in changes.flatMap(\.steps) where !step.before.isEmpty {
       kept[step.dataset + "/" + step.rowID, default: [:]].merge(step.before) { old, _ in old }
     }
   }
 
-  func label(_ step: ChangeJournal.Step) -> String {
+  public func label(_ step: ChangeJournal.Step) -> String {
     let stored = values(step.dataset, id: step.rowID)
     let values = (stored ?? [:]).merging(step.before) { now, _ in now }
       .merging(kept[step.dataset + "/" + step.rowID] ?? [:]) { now, _ in now }
@@ -97,11 +96,27 @@ struct RecordLabel {
     }
   }
 
-  static func kind(_ dataset: String) -> String { dataset.replacingOccurrences(of: "_", with: " ") }
+  public static func kind(_ dataset: String) -> String { dataset.replacingOccurrences(of: "_", with: " ") }
 
   /// A UUID's first 8 characters; other ids (a profile's, a catalogue goal's) whole up to 24.
   static func shortID(_ id: String) -> String {
     let uuid = id.count == 36 && id.allSatisfy { $0.isHexDigit || $0 == "-" }
     return String(id.prefix(uuid ? 8 : 24))
+  }
+
+  /// `edit donation Thu 1 Oct 10:00, DRK Mitte (place, notes)`, `create Metformin dose of
+  /// today 08:00`, or a count when a change touched many records.
+  public func summary(_ change: ChangeJournal.Change) -> String {
+    let steps = change.steps
+    guard let first = steps.first else { return "nothing" }
+    if first.action == .import || first.action == .withdraw {
+      let kinds = Set(steps.map { Self.kind($0.dataset) }).sorted().joined(separator: ", ")
+      return "\(first.action == .import ? "import" : "withdraw import") of \(kinds)"
+    }
+    let parts = steps.prefix(3).map { step -> String in
+      let fields = step.action == .edit ? " (\(step.fields.joined(separator: ", ")))" : ""
+      return "\(step.action.rawValue) \(label(step))\(fields)"
+    }
+    return parts.joined(separator: "; ") + (steps.count > 3 ? "; and \(steps.count - 3) more" : "")
   }
 }

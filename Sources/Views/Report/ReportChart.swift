@@ -1,0 +1,8 @@
+/// The report's charts for pages that draw one on their own (`vital web`): the same SVG
+/// figure the report shows, with its title, axes and words, or nil when there is nothing to
+/// draw. Fill only the parts of `ReportData` the chart reads.
+public enum ReportChart {
+  /// Reads `donations` (completed, oldest first), `nextEligible`, `minimumHaemoglobin`,
+  /// `profile`, `to` and `today`.
+  public static func donations(_ data: ReportData) -> String? { ReportCharts.donations(data)?.svg }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// `vital web` in a real headless Chromium (scripts/check-web drives it as a person would):
+/// a donation recorded, refused, corrected, deleted and brought back by Undo, a dose taken,
+/// a donation recorded with JavaScript off; each checked against the CLI's `--json` of the same
+/// home. Every page: named by its `<h1>`, every field labelled, nothing sideways at 390 px, no
+/// axe-core violation, screenshots under .build/test-screenshots/web for a person to look at.
+@Suite struct WebBrowserTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  @Test func aPersonRecordsCorrectsDeletesAndUndoesADonationAndTakesADose() throws {
+    let vital = try WebTests.home()
+    let web = try WebProcess(vital)
+    defer { web.stop() }
+    let shots = Self.root.appendingPathComponent(".build/test-screenshots/web")
+    try? FileManager.default.removeItem(at: shots)
+    let output = try runChecker(
+      "check-web", ["http://127.0.0.1:\(web.port)/?token=\(web.token)", shots.path, "DRK Mitte"])
+    let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
+
+    let history = try #require(try vital.run(["donor", "history", "--json"]).json as? [[String: Any]])
+    let added = try #require(result["added"] as? String, "the form added a donation: \(result)")
+    let donation = try #require(history.first { $0["id"] as? String == added }, "undo brought it back")
+    #expect(result["deleted"] as? Bool == true)
+    #expect(result["restored"] as? Bool == true)
+    #expect(donation["place"] as? String == "DRK Mitte (moved)", "the edit is what the CLI reads")
+    #expect(result["edited_place"] as? String == "DRK Mitte (moved)")
+    #expect((donation["completed_at"] as? String)?.hasPrefix("2026-11-20T09:30:00+01:00") == true, "\(donation)")
+    let vitals = try #require(donation["vitals"] as? [String: Any])
+    #expect(vitals["hb_g_dl"] as? Double == 13.8, "the refused haemoglobin of 300 was not written")
+
+    let refused = try #require(result["refused"] as? [String: Any])
+    #expect((refused["field_error"] as? String)?.contains("haemoglobin must be within") == true, "\(refused)")
+    #expect(refused["field_invalid"] as? String == "true")
+    #expect((refused["status_alert"] as? String)?.hasPrefix("Nothing was saved") == true)
+
+    let undo = try #require(try vital.run(["undo", "--list", "--json"]).json as? [[String: Any]])
+    let commands = undo.prefix(6).map { ($0["command"] as? String ?? "").replacing(#/^undo \d+$/#, with: "undo") }
+    #expect(
+      commands == ["donor add", "meds take", "undo", "donor delete", "donor edit", "donor add"],
+      "each form one journaled change under the CLI's name: \(commands)")
+
+    let took = try #require(result["took"] as? [String: Any], "Today had a dose to take")
+    #expect(took["dose"] as? String == "08:00")
+    let doses = try #require(try vital.run(["meds", "history", "--json"]).json as? [[String: Any]])
+    #expect(doses.contains { $0["status"] as? String == "taken" && $0["medication"] as? String == "Ramipril" })
+
+    let nojs = try #require(result["nojs_added"] as? String, "a donation recorded with JavaScript off: \(result)")
+    #expect(history.contains { $0["id"] as? String == nojs && $0["place"] as? String == "DRK Mitte (no script)" })
+
+    let pages = try #require(result["pages"] as? [String: [String: Any]])
+    #expect(pages.count == 6)
+    for (path, page) in pages {
+      #expect(page["width_390"] as? Int == 390, "\(path) scrolls sideways at 390 px")
+      #expect((page["unlabelled"] as? [String])?.isEmpty == true, "\(path): fields without a label")
+      #expect((page["charts_untitled"] as? [String])?.isEmpty == true, "\(path): charts without a title")
+      #expect((page["h1"] as? String).map { !$0.isEmpty && $0 != "Not Found" } == true, "\(path): \(page)")
+    }
+    #expect(pages["/donations"]?["h1"] as? String == "Donations")
+    let axe = try #require(result["axe"] as? [String: [String]])
+    #expect(axe.count == 6 && axe.values.allSatisfy(\.isEmpty), "axe-core: \(axe)")
+    #expect((result["axe_rules_passed"] as? Int ?? 0) > 50, "axe-core ran its rules")
+    #expect((result["console"] as? [String])?.isEmpty == true, "\(result["console"] ?? "")")
+    #expect(result["screenshots"] as? Int == 24)
+    let saved = try FileManager.default.contentsOfDirectory(atPath: shots.path).filter { $0.hasSuffix(".png") }
+    #expect(saved.count == 24, "\(saved)")
+  }
+}
