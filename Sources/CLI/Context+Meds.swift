@@ -43,21 +43,12 @@ extension Context where Store == MedicationStore {
     return app.human(at)
   }
 
-  func schedule(_ m: Medication) -> String {
-    if m.asNeeded {
-      let limits = [m.minInterval.map { "every \(TimeSpan.text($0))" }, m.maxPerDay.map { "max \($0)/day" }]
-      return (["as needed"] + limits.compactMap { $0 }).joined(separator: ", ")
-    }
-    let times = m.times.map(\.description).joined(separator: ",")
-    return m.zone.map { "\(times) \($0)" } ?? times
-  }
-
   func line(_ m: Medication) throws -> String {
-    let days = m.asNeeded ? "" : "  " + (m.days.map { $0.map(\.name).joined(separator: ",") } ?? "daily")
+    let days = m.asNeeded ? "" : "  " + m.daysText
     let stock = try store.currentStock(m).map { "  stock \($0)" } ?? ""
     let human = HumanText(now: app.now, calendar: app.calendar)
     let steps = m.steps.map { "  taper \(TaperStep.text($0)) from \(m.stepsStart.map(human.day) ?? "today")" } ?? ""
-    return "\(m.name)  \(schedule(m))\(days)\(dose(m).map { "  \($0)" } ?? "")\(steps)\(stock)"
+    return "\(m.name)  \(m.scheduleText)\(days)\(dose(m).map { "  \($0)" } ?? "")\(steps)\(stock)"
   }
 
   /// The dose in force today; for a taper not begun, its first dose and day; after it, `ended`.

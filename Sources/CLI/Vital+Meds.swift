@@ -84,7 +84,7 @@ extension Vital.Meds {
       for m in all {
         let paused = c.store.pausedNow(m).map { "paused until \(c.app.human($0.until))" }
         table.add([
-          short[m.id] ?? m.id, m.name, c.schedule(m),
+          short[m.id] ?? m.id, m.name, m.scheduleText,
           m.asNeeded ? "-" : m.days.map { $0.map(\.name).joined(separator: ",") } ?? "daily",
           c.dose(m) ?? "-", try c.store.currentStock(m).map(String.init) ?? "-", try paused ?? c.next(m),
         ])

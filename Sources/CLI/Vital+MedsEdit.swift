@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLIApp
 import CLICore
+import Core
 import Foundation
 import Records
 
@@ -20,26 +21,8 @@ extension Vital.Meds {
     func run() async throws {
       let c = try MedsContext(global)
       let m = try c.store.find(medication)
-      try c.app.output.show(try c.json(m)) {
-        var table = TextTable(["field", "value"])
-        table.add(["id", m.id])
-        table.add(["name", m.name])
-        table.add(["schedule", c.schedule(m)])
-        if !m.asNeeded { table.add(["days", m.days.map { $0.map(\.name).joined(separator: ",") } ?? "daily"]) }
-        table.add(["dose", m.dose ?? "-"])
-        if let steps = m.steps {
-          table.add(["steps", TaperStep.text(steps) + " from \(m.stepsStart?.description ?? "-")"])
-          table.add(["after the steps", m.thenKeep ? "keep the last dose" : "stop"])
-          table.add(["dose today", c.store.doseToday(m) ?? "none"])
-        }
-        if let gap = m.minGap { table.add(["min gap", TimeSpan.text(gap)]) }
-        if let expires = m.expires { table.add(["expires", expires.description]) }
-        if let pause = c.store.pausedNow(m) { table.add(["paused until", c.app.human(pause.until)]) }
-        table.add(["next", (try? c.next(m)) ?? "-"])
-        table.add(["stock", (try? c.store.currentStock(m)).flatMap { $0 }.map(String.init) ?? "-"])
-        table.add(["refill_at", m.stock == nil ? "-" : String(m.refillThreshold)])
-        return table.text
-      }
+      let sheet = try c.store.sheet(m, HumanText(now: c.app.now, calendar: c.app.calendar))
+      try c.app.output.show(try c.json(m)) { sheet.table }
     }
   }
 

@@ -11,7 +11,7 @@ struct Page: Sendable {
   let body: HTML
 
   /// The pages in the navigation, in order: (path, name).
-  static let pages = [("/", "Today"), ("/donations", "Donations"), ("/undo", "Undo")]
+  static let pages = [("/", "Today"), ("/donations", "Donations"), ("/meds", "Medications"), ("/undo", "Undo")]
 
   func document(current path: String?) -> HTML {
     let nav = Self.pages.map { page, name -> HTML in

@@ -20,6 +20,7 @@ struct Refusal: Error {
     case let error as DonationError: self.init(field: Self.field(error), error.description)
     case let error as VitalsError: self.init(field: Self.field(error), error.description)
     case let error as DonationVitals.EntryError: self.init(field: error.field, error.description)
+    case let error as MedicationError: self.init(field: Self.field(error), error.description)
     case let error as CLIError: self.init(field: "at", error.description)
     default: return nil
     }
@@ -36,6 +37,23 @@ struct Refusal: Error {
       .duringPeriod, .sameDay, .appointmentAhead, .breaksAppointment:
       "at"
     case .noQuestionnaire, .questionnaireDeferred, .notEligible, .noAppointment, .notFound, .notScheduled: nil
+    }
+  }
+
+  static func field(_ error: MedicationError) -> String? {
+    switch error {
+    case .emptyName, .duplicateName: "name"
+    case .noTimes, .badTime, .asNeededHasNoSchedule: "times"
+    case .badDay: "days"
+    case .badStock: "stock"
+    case .badSteps, .noSteps: "steps"
+    case .stepsAndDose: "dose"
+    case .badStart: "start"
+    case .limitsNeedAsNeeded: "min-interval"
+    case .badMaxPerDay: "max-per-day"
+    case .badSpan(let option): option.hasPrefix("--") ? String(option.dropFirst(2)) : nil
+    case .badZone: "zone"
+    default: nil
     }
   }
 

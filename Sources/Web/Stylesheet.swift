@@ -70,6 +70,7 @@ enum Stylesheet {
     .figures { flex-basis: 100%; color: var(--muted); font-size: .9rem; }
     .badge.scheduled { color: var(--accent); border-color: var(--accent); }
     .badge.cancelled { color: var(--muted); }
+    .badge.done { color: var(--ok); border-color: var(--ok); }
     .changes li { align-items: center; }
     .changes .summary { flex: 1 1 14rem; overflow-wrap: anywhere; }
     .number { color: var(--muted); font-variant-numeric: tabular-nums; }

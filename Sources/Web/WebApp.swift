@@ -34,6 +34,7 @@ public func buildWebApplication(
   }
   TodayRoutes(store: store).add(to: router)
   DonationRoutes(store: store).add(to: router)
+  MedsRoutes(store: store).add(to: router)
   UndoRoutes(store: store).add(to: router)
   let host = configuration.host
   return Application(

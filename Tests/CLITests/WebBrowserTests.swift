@@ -2,15 +2,16 @@ import Foundation
 import Testing
 
 /// `vital web` in a real headless Chromium (scripts/check-web drives it as a person would):
-/// a donation recorded, refused, corrected, deleted and brought back by Undo, a dose taken,
-/// a donation recorded with JavaScript off; each checked against the CLI's `--json` of the same
+/// a donation recorded, refused, corrected, deleted and brought back by Undo, a dose taken on
+/// Today and taken back on Medications, a medication added (once refused) and corrected, a
+/// donation recorded with JavaScript off; each checked against the CLI's `--json` of the same
 /// home. Every page: named by its `<h1>`, every field labelled, nothing sideways at 390 px, no
 /// axe-core violation, screenshots under .build/test-screenshots/web for a person to look at.
 @Suite struct WebBrowserTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-  @Test func aPersonRecordsCorrectsDeletesAndUndoesADonationAndTakesADose() throws {
+  @Test func aPersonKeepsDonationsAndMedicationsThroughThePages() throws {
     let vital = try WebTests.home()
     let web = try WebProcess(vital)
     defer { web.stop() }
@@ -37,21 +38,32 @@ import Testing
     #expect((refused["status_alert"] as? String)?.hasPrefix("Nothing was saved") == true)
 
     let undo = try #require(try vital.run(["undo", "--list", "--json"]).json as? [[String: Any]])
-    let commands = undo.prefix(6).map { ($0["command"] as? String ?? "").replacing(#/^undo \d+$/#, with: "undo") }
+    let commands = undo.prefix(9).map { ($0["command"] as? String ?? "").replacing(#/^undo \d+$/#, with: "undo") }
     #expect(
-      commands == ["donor add", "meds take", "undo", "donor delete", "donor edit", "donor add"],
-      "each form one journaled change under the CLI's name: \(commands)")
+      commands == [
+        "donor add", "meds edit", "meds add", "meds dose delete", "meds take", "undo", "donor delete", "donor edit",
+        "donor add",
+      ], "each form one journaled change under the CLI's name: \(commands)")
 
     let took = try #require(result["took"] as? [String: Any], "Today had a dose to take")
     #expect(took["dose"] as? String == "08:00")
+    #expect(result["meds_undone"] as? Bool == true, "the take was taken back on /meds")
     let doses = try #require(try vital.run(["meds", "history", "--json"]).json as? [[String: Any]])
-    #expect(doses.contains { $0["status"] as? String == "taken" && $0["medication"] as? String == "Ramipril" })
+    #expect(!doses.contains { $0["status"] as? String == "taken" }, "the take is gone again: \(doses)")
+    #expect(
+      (result["meds_refused"] as? String)?.contains("not a time of day") == true, "\(result["meds_refused"] ?? "")")
+    let meds = try #require(try vital.run(["meds", "list", "--json"]).json as? [[String: Any]])
+    let webcillin = try #require(meds.first { $0["id"] as? String == result["med_added"] as? String }, "\(meds)")
+    #expect(webcillin["name"] as? String == "Webcillin")
+    #expect(webcillin["times"] as? [String] == ["21:00"])
+    #expect(webcillin["dose"] as? String == "250 mg")
+    #expect(webcillin["stock"] as? Int == 30, "the stock corrected on its page")
 
     let nojs = try #require(result["nojs_added"] as? String, "a donation recorded with JavaScript off: \(result)")
     #expect(history.contains { $0["id"] as? String == nojs && $0["place"] as? String == "DRK Mitte (no script)" })
 
     let pages = try #require(result["pages"] as? [String: [String: Any]])
-    #expect(pages.count == 6)
+    #expect(pages.count == 9)
     for (path, page) in pages {
       #expect(page["width_390"] as? Int == 390, "\(path) scrolls sideways at 390 px")
       #expect((page["unlabelled"] as? [String])?.isEmpty == true, "\(path): fields without a label")
@@ -60,11 +72,11 @@ import Testing
     }
     #expect(pages["/donations"]?["h1"] as? String == "Donations")
     let axe = try #require(result["axe"] as? [String: [String]])
-    #expect(axe.count == 6 && axe.values.allSatisfy(\.isEmpty), "axe-core: \(axe)")
+    #expect(axe.count == 9 && axe.values.allSatisfy(\.isEmpty), "axe-core: \(axe)")
     #expect((result["axe_rules_passed"] as? Int ?? 0) > 50, "axe-core ran its rules")
     #expect((result["console"] as? [String])?.isEmpty == true, "\(result["console"] ?? "")")
-    #expect(result["screenshots"] as? Int == 24)
+    #expect(result["screenshots"] as? Int == 36)
     let saved = try FileManager.default.contentsOfDirectory(atPath: shots.path).filter { $0.hasSuffix(".png") }
-    #expect(saved.count == 24, "\(saved)")
+    #expect(saved.count == 36, "\(saved)")
   }
 }

@@ -5,4 +5,7 @@ public enum ReportChart {
   /// Reads `donations` (completed, oldest first), `nextEligible`, `minimumHaemoglobin`,
   /// `profile`, `to` and `today`.
   public static func donations(_ data: ReportData) -> String? { ReportCharts.donations(data)?.svg }
+
+  /// Reads `adherence` (`MedicationStore.adherence` over the days to draw).
+  public static func adherence(_ data: ReportData) -> String? { ReportCharts.adherence(data)?.svg }
 }

@@ -65,6 +65,7 @@ struct TodayRoutes {
     } catch let error as RecordLookup.Failure {
       return try await page(context, alert: error.description)
     }
-    return Page.seeOther("/")
+    // The page the button was on: Today or Medications.
+    return Page.seeOther(context.form["back"] == "/meds" ? "/meds" : "/")
   }
 }
