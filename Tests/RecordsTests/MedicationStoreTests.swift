@@ -104,6 +104,21 @@ import Testing
     #expect(try store(at: "2026-03-23 21:00").currentStock(refilled) == 30)
   }
 
+  @Test func theStockLastsUntilTheLastDoseItCovers() throws {
+    _ = try store(at: "2026-03-23 07:00").add(
+      name: "Iron", times: ["08:00", "20:00"], days: ["mon,wed,fri"], dose: nil, stock: 5, refillAt: nil)
+    _ = try store(at: "2026-03-23 08:05").take("Iron", at: nil)
+    // Four left at Monday 09:00: Mon 20:00, Wed 08:00 and 20:00, Fri 08:00.
+    let later = store(at: "2026-03-23 09:00")
+    #expect(try later.stockLastsUntil(try later.find("Iron")) == t.local("2026-03-27 08:00"))
+    _ = try store(at: "2026-03-23 09:00").add(
+      name: "Plenty", times: ["08:00"], days: nil, dose: nil, stock: 1000, refillAt: nil)
+    #expect(try later.stockLastsUntil(try later.find("Plenty")) == nil, "beyond a year is not a date to give")
+    _ = try store(at: "2026-03-23 09:00").add(
+      name: "Uncounted", times: ["08:00"], days: nil, dose: nil, stock: nil, refillAt: nil)
+    #expect(try later.stockLastsUntil(try later.find("Uncounted")) == nil)
+  }
+
   @Test func removingAMedicationKeepsItsHistory() throws {
     _ = try store(at: "2026-03-23 07:00").add(
       name: "Iron", times: ["08:00"], days: nil, dose: nil, stock: nil, refillAt: nil)
