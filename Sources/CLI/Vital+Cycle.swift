@@ -228,15 +228,7 @@ extension Vital.Cycle {
         }
         (year, m) = (first.year, first.month)
       }
-      let periods = try c.store.list()
-      // Enough predictions to reach past the month shown.
-      let monthEnd = LocalDate(year: year, month: m, day: 1)!.adding(days: 40)
-      let count = max(1, min(24, (today.days(to: monthEnd) / 20) + 2))
-      let prediction = periods.isEmpty ? nil : try c.store.predict(count: count)
-      let days = CycleCalendar.marks(
-        year: year, month: m, periods: periods, prediction: prediction,
-        infertileFrom: try c.store.currentSigns()?.signs.infertileFrom,
-        today: today)
+      let days = try c.store.calendar(year: year, month: m)
       let json = JSON.array(
         days.map {
           .object([("date", .string($0.0.description)), ("marks", .array($0.1.map { .string($0.rawValue) }))])

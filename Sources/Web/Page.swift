@@ -11,7 +11,9 @@ struct Page: Sendable {
   let body: HTML
 
   /// The pages in the navigation, in order: (path, name).
-  static let pages = [("/", "Today"), ("/donations", "Donations"), ("/meds", "Medications"), ("/undo", "Undo")]
+  static let pages = [
+    ("/", "Today"), ("/donations", "Donations"), ("/meds", "Medications"), ("/cycle", "Cycle"), ("/undo", "Undo"),
+  ]
 
   func document(current path: String?) -> HTML {
     let nav = Self.pages.map { page, name -> HTML in

@@ -21,6 +21,7 @@ struct Refusal: Error {
     case let error as VitalsError: self.init(field: Self.field(error), error.description)
     case let error as DonationVitals.EntryError: self.init(field: error.field, error.description)
     case let error as MedicationError: self.init(field: Self.field(error), error.description)
+    case let error as CycleError: self.init(field: Self.field(error), error.description)
     case let error as CLIError: self.init(field: "at", error.description)
     default: return nil
     }
@@ -53,6 +54,15 @@ struct Refusal: Error {
     case .badMaxPerDay: "max-per-day"
     case .badSpan(let option): option.hasPrefix("--") ? String(option.dropFirst(2)) : nil
     case .badZone: "zone"
+    default: nil
+    }
+  }
+
+  static func field(_ error: CycleError) -> String? {
+    switch error {
+    case .badTemperature, .noTemperature: "temperature"
+    case .badTime: "temperature-time"
+    case .longTag: nil
     default: nil
     }
   }

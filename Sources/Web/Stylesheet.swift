@@ -16,7 +16,8 @@ enum Stylesheet {
     header { display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; align-items: baseline; padding: .75rem 1rem;
       border-bottom: 1px solid var(--line); }
     .brand { font-weight: 700; letter-spacing: .02em; }
-    nav a { color: var(--fg); margin-right: 1rem; text-decoration: none; }
+    nav { display: flex; flex-wrap: wrap; gap: .25rem 1rem; min-width: 0; }
+    nav a { color: var(--fg); text-decoration: none; }
     nav a[aria-current="page"] { text-decoration: underline; text-underline-offset: .3em; font-weight: 600; }
     main { max-width: 46rem; margin: 0 auto; padding: 1rem; }
     h1 { font-size: 1.6rem; margin: .5rem 0 .25rem; }
@@ -76,6 +77,24 @@ enum Stylesheet {
     .number { color: var(--muted); font-variant-numeric: tabular-nums; }
     code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .85rem; color: var(--muted); }
     .field input, .field select, .field textarea { max-width: 30rem; }
+    table.calendar { width: 100%; border-collapse: separate; border-spacing: 3px; table-layout: fixed; }
+    .calendar th { font-weight: 500; color: var(--muted); font-size: .85rem; }
+    .calendar td { text-align: center; padding: 0; border-radius: .35rem; }
+    .calendar td a { display: block; padding: .45rem 0; color: var(--fg); text-decoration: none; border-radius: .35rem;
+      font-variant-numeric: tabular-nums; border: 2px solid transparent; }
+    .calendar td.period, .swatch.period { background: #c62828; }
+    .calendar td.period a { color: #fff; }
+    .calendar td.predicted, .swatch.predicted { background: #f4c7c3; }
+    .calendar td.fertile, .swatch.fertile { background: #c8e6c9; }
+    .calendar td.ovulation, .swatch.ovulation { background: #66bb6a; }
+    .calendar td.infertile, .swatch.infertile { background: #e0e0e0; }
+    .calendar td.predicted a, .calendar td.fertile a, .calendar td.ovulation a, .calendar td.infertile a { color: #1d1d1f; }
+    .calendar td.today a, .swatch.today { border-color: var(--accent); font-weight: 700; }
+    .calendar td.chosen a { outline: 2px dashed var(--fg); outline-offset: -4px; }
+    .swatch { display: inline-block; width: .9rem; height: .9rem; border-radius: .2rem; border: 2px solid transparent;
+      vertical-align: middle; margin-right: .3rem; }
+    .calendar-legend li { font-size: .85rem; }
+    @media (max-width: 480px) { table.calendar { border-spacing: 2px; } .calendar td a { padding: .35rem 0; } }
     .verdict { font-weight: 600; }
     .reasons { list-style: disc; padding-left: 1.25rem; }
     .reasons li { border: 0; padding: .1rem 0; }

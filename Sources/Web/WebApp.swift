@@ -35,6 +35,7 @@ public func buildWebApplication(
   TodayRoutes(store: store).add(to: router)
   DonationRoutes(store: store).add(to: router)
   MedsRoutes(store: store).add(to: router)
+  CycleRoutes(store: store).add(to: router)
   UndoRoutes(store: store).add(to: router)
   let host = configuration.host
   return Application(

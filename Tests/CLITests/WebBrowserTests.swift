@@ -4,7 +4,8 @@ import Testing
 /// `vital web` in a real headless Chromium (scripts/check-web drives it as a person would):
 /// a donation recorded, refused, corrected, deleted and brought back by Undo, a dose taken on
 /// Today and taken back on Medications, a medication added (once refused) and corrected, a
-/// donation recorded with JavaScript off; each checked against the CLI's `--json` of the same
+/// waking temperature noted on the cycle page and drawn in its chart, a donation recorded
+/// with JavaScript off; each checked against the CLI's `--json` of the same
 /// home. Every page: named by its `<h1>`, every field labelled, nothing sideways at 390 px, no
 /// axe-core violation, screenshots under .build/test-screenshots/web for a person to look at.
 @Suite struct WebBrowserTests {
@@ -13,6 +14,11 @@ import Testing
 
   @Test func aPersonKeepsDonationsAndMedicationsThroughThePages() throws {
     let vital = try WebTests.home()
+    // A period and five waking temperatures after it: the cycle page charts them.
+    #expect(try vital.run(["cycle", "add", "--start", "2026-10-26", "--end", "2026-10-30"]).status == 0)
+    for day in 5...9 {
+      #expect(try vital.run(["cycle", "note", "--date", "2026-11-0\(day)", "--temperature", "36.4"]).status == 0)
+    }
     let web = try WebProcess(vital)
     defer { web.stop() }
     let shots = Self.root.appendingPathComponent(".build/test-screenshots/web")
@@ -38,11 +44,11 @@ import Testing
     #expect((refused["status_alert"] as? String)?.hasPrefix("Nothing was saved") == true)
 
     let undo = try #require(try vital.run(["undo", "--list", "--json"]).json as? [[String: Any]])
-    let commands = undo.prefix(9).map { ($0["command"] as? String ?? "").replacing(#/^undo \d+$/#, with: "undo") }
+    let commands = undo.prefix(10).map { ($0["command"] as? String ?? "").replacing(#/^undo \d+$/#, with: "undo") }
     #expect(
       commands == [
-        "donor add", "meds edit", "meds add", "meds dose delete", "meds take", "undo", "donor delete", "donor edit",
-        "donor add",
+        "donor add", "cycle note", "meds edit", "meds add", "meds dose delete", "meds take", "undo", "donor delete",
+        "donor edit", "donor add",
       ], "each form one journaled change under the CLI's name: \(commands)")
 
     let took = try #require(result["took"] as? [String: Any], "Today had a dose to take")
@@ -62,8 +68,16 @@ import Testing
     let nojs = try #require(result["nojs_added"] as? String, "a donation recorded with JavaScript off: \(result)")
     #expect(history.contains { $0["id"] as? String == nojs && $0["place"] as? String == "DRK Mitte (no script)" })
 
+    #expect(result["cycle_points_before"] as? Int == 5, "\(result)")
+    #expect(result["cycle_points_after"] as? Int == 6, "the noted temperature is in the chart")
+    #expect(result["cycle_url"] as? String == "/cycle?month=2026-11&day=2026-11-11")
+    let notes = try #require(try vital.run(["cycle", "notes", "--json"]).json as? [[String: Any]])
+    let noted = try #require(notes.first { $0["date"] as? String == "2026-11-11" }, "\(notes)")
+    #expect(noted["temperature"] as? Double == 36.45)
+    #expect(noted["pain"] as? [String] == ["cramps"])
+
     let pages = try #require(result["pages"] as? [String: [String: Any]])
-    #expect(pages.count == 9)
+    #expect(pages.count == 10)
     for (path, page) in pages {
       #expect(page["width_390"] as? Int == 390, "\(path) scrolls sideways at 390 px")
       #expect((page["unlabelled"] as? [String])?.isEmpty == true, "\(path): fields without a label")
@@ -72,11 +86,11 @@ import Testing
     }
     #expect(pages["/donations"]?["h1"] as? String == "Donations")
     let axe = try #require(result["axe"] as? [String: [String]])
-    #expect(axe.count == 9 && axe.values.allSatisfy(\.isEmpty), "axe-core: \(axe)")
+    #expect(axe.count == 10 && axe.values.allSatisfy(\.isEmpty), "axe-core: \(axe)")
     #expect((result["axe_rules_passed"] as? Int ?? 0) > 50, "axe-core ran its rules")
     #expect((result["console"] as? [String])?.isEmpty == true, "\(result["console"] ?? "")")
-    #expect(result["screenshots"] as? Int == 36)
+    #expect(result["screenshots"] as? Int == 40)
     let saved = try FileManager.default.contentsOfDirectory(atPath: shots.path).filter { $0.hasSuffix(".png") }
-    #expect(saved.count == 36, "\(saved)")
+    #expect(saved.count == 40, "\(saved)")
   }
 }

@@ -46,3 +46,19 @@ public enum CycleCalendar {
     }
   }
 }
+
+extension PeriodStore {
+  /// The marks of every day of `month`, as `vital cycle calendar` and the cycle page draw it:
+  /// enough predictions to reach past the month, and the infertile days the cycle under way
+  /// has confirmed.
+  public func calendar(year: Int, month: Int) throws -> [(LocalDate, [CycleMark])] {
+    let today = LocalDate(now, in: calendar)
+    let periods = try list()
+    let monthEnd = LocalDate(year: year, month: month, day: 1)!.adding(days: 40)
+    let count = max(1, min(24, (today.days(to: monthEnd) / 20) + 2))
+    let prediction = periods.isEmpty ? nil : try predict(count: count)
+    return CycleCalendar.marks(
+      year: year, month: month, periods: periods, prediction: prediction,
+      infertileFrom: try currentSigns()?.signs.infertileFrom, today: today)
+  }
+}

@@ -8,4 +8,10 @@ public enum ReportChart {
 
   /// Reads `adherence` (`MedicationStore.adherence` over the days to draw).
   public static func adherence(_ data: ReportData) -> String? { ReportCharts.adherence(data)?.svg }
+
+  /// Reads `periods` and `nextPeriod` (`loadCycle`).
+  public static func cycles(_ data: ReportData) -> String? { ReportCharts.cycles(data)?.svg }
+
+  /// Reads `temperatures` (`loadCycle`).
+  public static func temperatures(_ data: ReportData) -> String? { ReportCharts.temperatures(data)?.svg }
 }

@@ -95,18 +95,7 @@ public struct ReportData: Sendable {
     data.eligibilityMissing = status.eligibility.missing
     data.minimumHaemoglobin = DonationRules.forRegion(data.profile.region).minimumHaemoglobin(sex: data.profile.sex)
 
-    let periods = PeriodStore(scope)
-    let all = try periods.list()
-    data.periods = all.filter { $0.start <= to && ($0.end ?? data.today) >= from }
-    data.lastPeriod = all.last { $0.start <= to }
-    data.temperatures = try temperatureCycle(all.filter { $0.start <= to }, store: periods, to: to)
-    // From the periods already read; a prediction needs at least one.
-    data.nextPeriod =
-      all.isEmpty
-      ? nil
-      : try CyclePrediction.predict(
-        periods: all, pauses: periods.pauses(), today: data.today, count: 1
-      ).next.first?.start
+    try data.loadCycle(PeriodStore(scope))
 
     let meds = MedicationStore(scope)
     for m in try meds.list().sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {
@@ -152,6 +141,20 @@ public struct ReportData: Sendable {
 
   /// The cycle under way when it has a waking temperature, else the latest one before it that
   /// has: its notes from its first day to the day before the next period.
+  /// The cycle's part of the window: the periods in it, the last one, the cycle charted by
+  /// temperature, and the next period predicted.
+  public mutating func loadCycle(_ periods: PeriodStore) throws {
+    let all = try periods.list()
+    self.periods = all.filter { $0.start <= to && ($0.end ?? today) >= from }
+    lastPeriod = all.last { $0.start <= to }
+    temperatures = try Self.temperatureCycle(all.filter { $0.start <= to }, store: periods, to: to)
+    // From the periods already read; a prediction needs at least one.
+    nextPeriod =
+      all.isEmpty
+      ? nil
+      : try CyclePrediction.predict(periods: all, pauses: periods.pauses(), today: today, count: 1).next.first?.start
+  }
+
   static func temperatureCycle(_ periods: [Period], store: PeriodStore, to: LocalDate) throws -> TemperatureCycle? {
     for (i, period) in periods.enumerated().reversed().prefix(3) {
       let next = i + 1 < periods.count ? periods[i + 1].start.adding(days: -1) : to
