@@ -12,7 +12,8 @@ struct Page: Sendable {
 
   /// The pages in the navigation, in order: (path, name).
   static let pages = [
-    ("/", "Today"), ("/donations", "Donations"), ("/meds", "Medications"), ("/cycle", "Cycle"), ("/undo", "Undo"),
+    ("/", "Today"), ("/donations", "Donations"), ("/meds", "Medications"), ("/cycle", "Cycle"), ("/health", "Health"),
+    ("/undo", "Undo"),
   ]
 
   func document(current path: String?) -> HTML {

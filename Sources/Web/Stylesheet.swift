@@ -95,6 +95,15 @@ enum Stylesheet {
       vertical-align: middle; margin-right: .3rem; }
     .calendar-legend li { font-size: .85rem; }
     @media (max-width: 480px) { table.calendar { border-spacing: 2px; } .calendar td a { padding: .35rem 0; } }
+    .switch a[aria-current="page"] { font-weight: 700; color: var(--fg); text-decoration: none; }
+    ol.sources { list-style: none; padding: 0; }
+    .sources li { align-items: center; }
+    .sources .name { flex: 1 1 10rem; }
+    details { margin-top: .75rem; }
+    summary { cursor: pointer; color: var(--accent); }
+    table.figures-table { border-collapse: collapse; width: 100%; margin-top: .5rem; font-size: .9rem; }
+    .figures-table th, .figures-table td { text-align: left; padding: .2rem .5rem; border-bottom: 1px solid var(--line); }
+    h3 { font-size: 1rem; margin: 1rem 0 .5rem; }
     .verdict { font-weight: 600; }
     .reasons { list-style: disc; padding-left: 1.25rem; }
     .reasons li { border: 0; padding: .1rem 0; }

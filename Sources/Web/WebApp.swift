@@ -36,6 +36,7 @@ public func buildWebApplication(
   DonationRoutes(store: store).add(to: router)
   MedsRoutes(store: store).add(to: router)
   CycleRoutes(store: store).add(to: router)
+  HealthRoutes(store: store).add(to: router)
   UndoRoutes(store: store).add(to: router)
   let host = configuration.host
   return Application(

@@ -4,8 +4,8 @@ import Testing
 /// `vital web` in a real headless Chromium (scripts/check-web drives it as a person would):
 /// a donation recorded, refused, corrected, deleted and brought back by Undo, a dose taken on
 /// Today and taken back on Medications, a medication added (once refused) and corrected, a
-/// waking temperature noted on the cycle page and drawn in its chart, a donation recorded
-/// with JavaScript off; each checked against the CLI's `--json` of the same
+/// waking temperature noted on the cycle page and drawn in its chart, a source moved up on the
+/// health page and the day's total changed with it, a donation recorded with JavaScript off; each checked against the CLI's `--json` of the same
 /// home. Every page: named by its `<h1>`, every field labelled, nothing sideways at 390 px, no
 /// axe-core violation, screenshots under .build/test-screenshots/web for a person to look at.
 @Suite struct WebBrowserTests {
@@ -19,6 +19,10 @@ import Testing
     for day in 5...9 {
       #expect(try vital.run(["cycle", "note", "--date", "2026-11-0\(day)", "--temperature", "36.4"]).status == 0)
     }
+    // A watch and an app that counted the same minutes: the watch ranks first.
+    let export = vital.root + "/two.xml"
+    try HealthTotalsCLITests.generate(export, ["--sources", "watch,app", "--start", "2026-11-20", "--days", "1"])
+    #expect(try vital.run(["health", "import", export]).status == 0)
     let web = try WebProcess(vital)
     defer { web.stop() }
     let shots = Self.root.appendingPathComponent(".build/test-screenshots/web")
@@ -44,10 +48,11 @@ import Testing
     #expect((refused["status_alert"] as? String)?.hasPrefix("Nothing was saved") == true)
 
     let undo = try #require(try vital.run(["undo", "--list", "--json"]).json as? [[String: Any]])
-    let commands = undo.prefix(10).map { ($0["command"] as? String ?? "").replacing(#/^undo \d+$/#, with: "undo") }
+    let commands = undo.prefix(11).map { ($0["command"] as? String ?? "").replacing(#/^undo \d+$/#, with: "undo") }
     #expect(
       commands == [
-        "donor add", "cycle note", "meds edit", "meds add", "meds dose delete", "meds take", "undo", "donor delete",
+        "donor add", "health sources", "cycle note", "meds edit", "meds add", "meds dose delete", "meds take", "undo",
+        "donor delete",
         "donor edit", "donor add",
       ], "each form one journaled change under the CLI's name: \(commands)")
 
@@ -76,8 +81,19 @@ import Testing
     #expect(noted["temperature"] as? Double == 36.45)
     #expect(noted["pain"] as? [String] == ["cramps"])
 
+    #expect(result["health_moved"] as? String == "Pedometer++", "\(result)")
+    #expect(result["health_first"] as? String == "Pedometer++", "the app ranks first now")
+    let summary = try #require(try vital.run(["health", "summary", "--date", "2026-11-20", "--json"]).object)
+    let steps = try #require(summary["steps"] as? Double)
+    #expect(
+      (result["health_after"] as? String)?.filter(\.isNumber) == String(Int(steps.rounded())),
+      "the page's total is the CLI's: \(result["health_after"] ?? "") against \(steps)")
+    #expect(
+      result["health_before"] as? String != result["health_after"] as? String, "ranking the app first changed the total"
+    )
+
     let pages = try #require(result["pages"] as? [String: [String: Any]])
-    #expect(pages.count == 10)
+    #expect(pages.count == 11)
     for (path, page) in pages {
       #expect(page["width_390"] as? Int == 390, "\(path) scrolls sideways at 390 px")
       #expect((page["unlabelled"] as? [String])?.isEmpty == true, "\(path): fields without a label")
@@ -86,11 +102,11 @@ import Testing
     }
     #expect(pages["/donations"]?["h1"] as? String == "Donations")
     let axe = try #require(result["axe"] as? [String: [String]])
-    #expect(axe.count == 10 && axe.values.allSatisfy(\.isEmpty), "axe-core: \(axe)")
+    #expect(axe.count == 11 && axe.values.allSatisfy(\.isEmpty), "axe-core: \(axe)")
     #expect((result["axe_rules_passed"] as? Int ?? 0) > 50, "axe-core ran its rules")
     #expect((result["console"] as? [String])?.isEmpty == true, "\(result["console"] ?? "")")
-    #expect(result["screenshots"] as? Int == 40)
+    #expect(result["screenshots"] as? Int == 44)
     let saved = try FileManager.default.contentsOfDirectory(atPath: shots.path).filter { $0.hasSuffix(".png") }
-    #expect(saved.count == 40, "\(saved)")
+    #expect(saved.count == 44, "\(saved)")
   }
 }

@@ -8,6 +8,7 @@ public enum ChartStyle {
     svg .axis-label { font-size: 10px; fill: #222; }
     svg .bar { fill: #7d9cc4; }
     svg .bar.met { fill: #3b8f5a; }
+    svg .nodata { fill: #bbb; }
     svg .goal, svg .marker { stroke: #b03030; stroke-width: 1.2; stroke-dasharray: 4 3; fill: none; }
     svg .average { stroke: #333; stroke-width: 1; stroke-dasharray: 2 2; }
     svg .marker-label { fill: #b03030; }

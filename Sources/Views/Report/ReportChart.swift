@@ -1,3 +1,5 @@
+import Records
+
 /// The report's charts for pages that draw one on their own (`vital web`): the same SVG
 /// figure the report shows, with its title, axes and words, or nil when there is nothing to
 /// draw. Fill only the parts of `ReportData` the chart reads.
@@ -14,4 +16,7 @@ public enum ReportChart {
 
   /// Reads `temperatures` (`loadCycle`).
   public static func temperatures(_ data: ReportData) -> String? { ReportCharts.temperatures(data)?.svg }
+
+  /// A health trend's periods as bars against their goals (`GoalStore.trend`).
+  public static func trend(_ trend: Trend) -> String? { ReportCharts.trend(trend)?.svg }
 }
