@@ -13,3 +13,10 @@ extension Vital {
     func run() async throws { try Sibling.exec("vital-web", arguments) }
   }
 }
+
+extension Vital {
+  /// The commands whose help is their sibling binary's: (binary, the arguments before --help).
+  static let helpElsewhere: [String: (String, [String])] = [
+    "web": ("vital-web", []), "sync": ("vital-sync", ["sync"]), "remote": ("vital-sync", ["remote"]),
+  ]
+}

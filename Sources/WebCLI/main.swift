@@ -21,7 +21,11 @@ struct VitalWeb: AsyncParsableCommand {
         vital web --open
         vital web --listen 127.0.0.1:8765
       """)
-  @OptionGroup var global: GlobalOptions
+  // Not GlobalOptions: a server prints no JSON, so --json is not offered.
+  @Option(
+    help: ArgumentHelp(
+      "The data folder (default: $VITAL_HOME, else ${XDG_DATA_HOME:-~/.local/share}/vital).", valueName: "dir"))
+  var home: String?
   @Option(help: "HOST:PORT to listen on; port 0 picks a free one.") var listen = "127.0.0.1:0"
   @Flag(help: "Open the page in the desktop's browser (xdg-open).") var open = false
   @Flag(help: "Allow an address other machines reach: anyone who gets the link can read and change your record.")
@@ -41,7 +45,7 @@ struct VitalWeb: AsyncParsableCommand {
     }
     let environment = ProcessInfo.processInfo.environment
     let fixed = environment["VITAL_NOW"].flatMap { $0.isEmpty ? nil : try? App.clock(environment).0 }
-    let store = try WebStore(home: global.home, clock: { fixed ?? Date() })
+    let store = try WebStore(home: home, clock: { fixed ?? Date() })
     let sessions = try WebSessions()
     // 0.0.0.0 and :: are where it listens, not an address a browser can open.
     let host = ["0.0.0.0", "::"].contains(address.host) ? WebListen.hostName() : address.urlHost

@@ -24,6 +24,17 @@ import Testing
     expectCleanError(try vital.run(["web", "--listen", "192.168.1.20:0"]), mentioning: "--allow-remote")
   }
 
+  @Test func helpIsTheServersOwn() throws {
+    let vital = try VitalHome()
+    for arguments in [["help", "web"], ["web", "--help"]] {
+      let help = try vital.run(arguments)
+      #expect(help.status == 0)
+      #expect(help.stdout.contains("--listen") && help.stdout.contains("--allow-remote"), "\(help.stdout)")
+      #expect(!help.stdout.contains("--json"), "a server prints no JSON")
+    }
+    #expect(try vital.run(["help", "sync"]).stdout.contains("--passphrase-stdin"))
+  }
+
   @Test func nobodyLoggedInIsAClearError() throws {
     let vital = try VitalHome()
     expectCleanError(try vital.run(["web"]), mentioning: "vital account login")
