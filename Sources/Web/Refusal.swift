@@ -22,6 +22,7 @@ struct Refusal: Error {
     case let error as DonationVitals.EntryError: self.init(field: error.field, error.description)
     case let error as MedicationError: self.init(field: Self.field(error), error.description)
     case let error as CycleError: self.init(field: Self.field(error), error.description)
+    case let error as AreaError: self.init(field: error == .emptyLabel ? "label" : nil, error.description)
     case let error as GoalStore.Failure: self.init(field: error == .badTarget ? "target" : nil, error.description)
     case let error as CLIError: self.init(field: "at", error.description)
     default: return nil

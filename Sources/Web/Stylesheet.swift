@@ -104,6 +104,10 @@ enum Stylesheet {
     table.figures-table { border-collapse: collapse; width: 100%; margin-top: .5rem; font-size: .9rem; }
     .figures-table th, .figures-table td { text-align: left; padding: .2rem .5rem; border-bottom: 1px solid var(--line); }
     h3 { font-size: 1rem; margin: 1rem 0 .5rem; }
+    .badge.phase-green { background: #2f7d32; color: #fff; border-color: #2f7d32; }
+    .badge.phase-yellow { background: #c9a400; color: #000; border-color: #c9a400; }
+    .badge.phase-red { background: #c62828; color: #fff; border-color: #c62828; }
+    .badge.phase-dark-red { background: #6d0f0f; color: #fff; border-color: #6d0f0f; }
     .verdict { font-weight: 600; }
     .reasons { list-style: disc; padding-left: 1.25rem; }
     .reasons li { border: 0; padding: .1rem 0; }

@@ -37,6 +37,7 @@ public func buildWebApplication(
   MedsRoutes(store: store).add(to: router)
   CycleRoutes(store: store).add(to: router)
   HealthRoutes(store: store).add(to: router)
+  AreasRoutes(store: store).add(to: router)
   UndoRoutes(store: store).add(to: router)
   let host = configuration.host
   return Application(
