@@ -13,7 +13,7 @@ struct Page: Sendable {
   /// The pages in the navigation, in order: (path, name).
   static let pages = [
     ("/", "Today"), ("/donations", "Donations"), ("/meds", "Medications"), ("/cycle", "Cycle"), ("/health", "Health"),
-    ("/areas", "Areas"), ("/undo", "Undo"),
+    ("/areas", "Areas"), ("/sync", "Sync"), ("/export", "Export"), ("/undo", "Undo"),
   ]
 
   func document(current path: String?) -> HTML {

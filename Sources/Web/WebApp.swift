@@ -38,6 +38,8 @@ public func buildWebApplication(
   CycleRoutes(store: store).add(to: router)
   HealthRoutes(store: store).add(to: router)
   AreasRoutes(store: store).add(to: router)
+  SyncRoutes(store: store).add(to: router)
+  ExportRoutes(store: store).add(to: router)
   UndoRoutes(store: store).add(to: router)
   let host = configuration.host
   return Application(

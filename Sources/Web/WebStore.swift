@@ -17,11 +17,14 @@ public actor WebStore {
   public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
   private let app: App
   private let clock: @Sendable () -> Date
+  /// The home's folder, for the commands the pages run beside the server (exports, sync).
+  public nonisolated let homePath: String
 
   /// Opens the home `--home` names (as every command does, but with no change open: each form
   /// opens its own) and checks that someone is logged in.
   public init(home: String?, clock: @escaping @Sendable () -> Date) throws {
     app = try App(home: home, json: false, command: nil)
+    homePath = app.home.path
     _ = try app.requireAccount()
     self.clock = clock
   }

@@ -100,7 +100,7 @@ import Testing
     #expect(watches.map { $0["label"] as? String } == ["Work"] && watches.first?["lat"] as? Double == 52.52)
 
     let pages = try #require(result["pages"] as? [String: [String: Any]])
-    #expect(pages.count == 12)
+    #expect(pages.count == 14)
     for (path, page) in pages {
       #expect(page["width_390"] as? Int == 390, "\(path) scrolls sideways at 390 px")
       #expect((page["unlabelled"] as? [String])?.isEmpty == true, "\(path): fields without a label")
@@ -110,11 +110,11 @@ import Testing
     }
     #expect(pages["/donations"]?["h1"] as? String == "Donations")
     let axe = try #require(result["axe"] as? [String: [String]])
-    #expect(axe.count == 12 && axe.values.allSatisfy(\.isEmpty), "axe-core: \(axe)")
+    #expect(axe.count == 14 && axe.values.allSatisfy(\.isEmpty), "axe-core: \(axe)")
     #expect((result["axe_rules_passed"] as? Int ?? 0) > 50, "axe-core ran its rules")
     #expect((result["console"] as? [String])?.isEmpty == true, "\(result["console"] ?? "")")
-    #expect(result["screenshots"] as? Int == 48)
+    #expect(result["screenshots"] as? Int == 56)
     let saved = try FileManager.default.contentsOfDirectory(atPath: shots.path).filter { $0.hasSuffix(".png") }
-    #expect(saved.count == 48, "\(saved)")
+    #expect(saved.count == 56, "\(saved)")
   }
 }

@@ -102,6 +102,22 @@ enum RawHTTP {
       guard let colon = line.firstIndex(of: ":") else { continue }
       headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
     }
-    return Answer(status: status, headers: headers, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
+    let body = parts.dropFirst().joined(separator: "\r\n\r\n")
+    return Answer(
+      status: status, headers: headers, body: headers["transfer-encoding"] == "chunked" ? dechunked(body) : body)
+  }
+
+  /// A chunked body (a streamed download) as the bytes it carries.
+  static func dechunked(_ body: String) -> String {
+    var bytes = Array(body.utf8)[...]
+    var out: [UInt8] = []
+    while let end = bytes.firstIndex(of: UInt8(ascii: "\r")),
+      let size = Int(String(decoding: bytes[bytes.startIndex..<end], as: UTF8.self), radix: 16), size > 0
+    {
+      let start = end + 2
+      out += bytes[start..<min(start + size, bytes.endIndex)]
+      bytes = bytes[min(start + size + 2, bytes.endIndex)...]
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 }

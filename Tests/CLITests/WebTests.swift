@@ -115,6 +115,43 @@ import Testing
     #expect(try Self.statuses(vital) == [])
   }
 
+  @Test func theExportsAreTheCommandsOwnAndSyncSaysWhatIsMissing() throws {
+    let vital = try Self.home()
+    #expect(
+      try vital.run(["donor", "add", "--at", "2026-11-02T10:00", "--place", "DRK Mitte", "--hb", "13.9"]).status == 0)
+    let web = try WebProcess(vital)
+    defer { web.stop() }
+    let cookie = try web.logIn()
+    #expect(try web.get("/export", cookie: cookie).body.contains("<h1>Export</h1>"))
+
+    let fhir = try web.get("/export/vital-fhir.json", cookie: cookie)
+    #expect(fhir.status == 200)
+    #expect(fhir.headers["content-disposition"] == "attachment; filename=\"vital-fhir.json\"")
+    #expect(fhir.headers["cache-control"] == "no-store", "a download holds health data too")
+    let bundle = try #require(try JSONSerialization.jsonObject(with: Data(fhir.body.utf8)) as? [String: Any])
+    #expect(bundle["resourceType"] as? String == "Bundle")
+    let cli = try vital.run(["export", "--format", "fhir"]).stdout
+    #expect(fhir.body == cli, "the download is what the command writes")
+
+    let json = try web.get("/export/vital-export.json", cookie: cookie)
+    let jsonCLI = try vital.run(["export", "--format", "json"]).stdout
+    #expect(json.status == 200 && json.body == jsonCLI)
+    let csv = try web.get("/export/csv/donations", cookie: cookie)
+    let csvCLI = try vital.run(["export", "--format", "csv", "--kind", "donations"]).stdout
+    #expect(csv.status == 200 && csv.body == csvCLI)
+    #expect(csv.body.contains("DRK Mitte"))
+    #expect(try web.get("/export/csv/passwords", cookie: cookie).status == 404)
+    #expect(try web.get("/export/report.html", cookie: cookie).body.contains("<svg"), "the report with its charts")
+    #expect(try web.get("/export/vital-fhir.json").status == 401, "no download without the cookie")
+
+    let sync = try web.get("/sync", cookie: cookie).body
+    #expect(sync.contains("<h1>Sync</h1>") && sync.contains("vital remote set URL"), "\(sync)")
+    let form = try #require(sync.firstMatch(of: #/name="csrf" value="([0-9a-f]{64})"/#)).1
+    let now = try web.post("/sync", "csrf=\(form)", cookie: cookie)
+    #expect(now.status == 422)
+    #expect(now.body.contains("no server set"), "the command's own words: \(now.body)")
+  }
+
   @Test func whatAPersonTypedShowsAsText() throws {
     let vital = try Self.home()
     let script = "<script>alert(1)</script>"
