@@ -36,25 +36,15 @@ struct AreasRoutes {
       }
       return Page.seeOther("/areas")
     }
-    router.get("/areas/:id/delete") { _, context in
-      let id = try id(context)
-      let watch = try await store.read { scope in try AreaStore(scope).findWatch(id) }
-      return RecordPages(formToken: context.formToken).confirmDelete(
-        noun: "watched place", id: watch.id, path: "/areas/\(watch.id)", line: "the watched place \(watch.label)",
-        undo: "'Undo' brings it back, here or with 'vital undo' in a terminal."
-      ).response(current: "/areas")
-    }
     router.get("/areas/:id") { _, _ in Page.seeOther("/areas") }
-    router.post("/areas/:id/delete") { _, context in
-      let id = try id(context)
-      _ = try await store.write("area watch delete") { scope in try AreaStore(scope).removeWatch(id) }
-      return Page.seeOther("/areas")
-    }
-  }
-
-  func id(_ context: WebContext) throws -> String {
-    guard let id = context.parameters.get("id"), !id.isEmpty else { throw WebError.notFound }
-    return id
+    RecordDeletes(
+      store: store, path: "/areas", noun: "watched place", command: "area watch delete", back: "/areas",
+      describe: { scope, id in
+        let watch = try AreaStore(scope).findWatch(id)
+        return (watch.id, "the watched place \(watch.label)")
+      },
+      delete: { scope, id in _ = try AreaStore(scope).removeWatch(id) }
+    ).add(to: router, current: "/areas")
   }
 
   func page(

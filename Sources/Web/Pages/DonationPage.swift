@@ -33,10 +33,4 @@ struct DonationPage {
       title: "Donation \(HumanText.shortID(d.id))", id: d.id, noun: "donation", path: "/donations/\(d.id)",
       sheet: sheet, fields: fields.html("edit", errors: errors, measured: measured, force: measured))
   }
-
-  func confirmDelete(_ d: Donation, line: String) -> Page {
-    pages.confirmDelete(
-      noun: "donation", id: d.id, path: "/donations/\(d.id)", line: line,
-      undo: "'Undo' brings it back, here or with 'vital undo' in a terminal.")
-  }
 }

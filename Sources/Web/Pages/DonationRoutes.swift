@@ -18,27 +18,17 @@ struct DonationRoutes {
     }
     router.post("/donations") { _, context in try await record(context) }
     router.post("/donations/book") { _, context in try await book(context) }
-    router.get("/donations/:id") { _, context in try await show(context, id: try id(context)) }
-    router.post("/donations/:id") { _, context in try await edit(context, id: try id(context)) }
-    router.get("/donations/:id/delete") { _, context in
-      let id = try id(context)
-      let (d, line) = try await store.read { scope in
+    router.get("/donations/:id") { _, context in try await show(context, id: try context.id()) }
+    router.post("/donations/:id") { _, context in try await edit(context, id: try context.id()) }
+    RecordDeletes(
+      store: store, path: "/donations", noun: "donation", command: "donor delete", back: "/donations",
+      describe: { scope, id in
         let d = try DonationStore(scope).find(id)
         let human = HumanText(now: scope.now, calendar: scope.calendar)
-        return (d, "\(d.kind.label) \(d.status.rawValue), \(d.date.map(human.time) ?? "-"), \(d.place)")
-      }
-      return DonationPage(formToken: context.formToken).confirmDelete(d, line: line).response(current: "/donations")
-    }
-    router.post("/donations/:id/delete") { _, context in
-      let id = try id(context)
-      _ = try await store.write("donor delete") { scope in try DonationStore(scope).delete(id) }
-      return Page.seeOther("/donations")
-    }
-  }
-
-  func id(_ context: WebContext) throws -> String {
-    guard let id = context.parameters.get("id"), !id.isEmpty else { throw WebError.notFound }
-    return id
+        return (d.id, "\(d.kind.label) \(d.status.rawValue), \(d.date.map(human.time) ?? "-"), \(d.place)")
+      },
+      delete: { scope, id in _ = try DonationStore(scope).delete(id) }
+    ).add(to: router, current: "/donations")
   }
 
   func list(_ context: WebContext) async throws -> Response {

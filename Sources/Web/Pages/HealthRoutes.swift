@@ -43,9 +43,9 @@ struct HealthRoutes {
       }
       return Page.seeOther("/health#goals")
     }
-    router.get("/health/goals/:id") { _, context in try await goal(context, id: try id(context)) }
+    router.get("/health/goals/:id") { _, context in try await goal(context, id: try context.id()) }
     router.post("/health/goals/:id") { _, context in
-      let id = try id(context)
+      let id = try context.id()
       let fields = GoalFields(context.form)
       do {
         let before = try await store.read { scope in GoalFields(try GoalStore(scope).find(id)) }
@@ -66,25 +66,14 @@ struct HealthRoutes {
       }
       return Page.seeOther("/health/goals/\(id)")
     }
-    router.get("/health/goals/:id/delete") { _, context in
-      let id = try id(context)
-      let g = try await store.read { scope in try GoalStore(scope).find(id) }
-      return RecordPages(formToken: context.formToken).confirmDelete(
-        noun: "goal", id: g.id, path: "/health/goals/\(g.id)",
-        line: "the goal \(g.title ?? g.kind.name): \(g.kind.measure.text(g.target)) a day",
-        undo: "'Undo' brings it back, here or with 'vital undo' in a terminal."
-      ).response(current: "/health")
-    }
-    router.post("/health/goals/:id/delete") { _, context in
-      let id = try id(context)
-      _ = try await store.write("goals delete") { scope in try GoalStore(scope).remove(id) }
-      return Page.seeOther("/health#goals")
-    }
-  }
-
-  func id(_ context: WebContext) throws -> String {
-    guard let id = context.parameters.get("id"), !id.isEmpty else { throw WebError.notFound }
-    return id
+    RecordDeletes(
+      store: store, path: "/health/goals", noun: "goal", command: "goals delete", back: "/health#goals",
+      describe: { scope, id in
+        let g = try GoalStore(scope).find(id)
+        return (g.id, "the goal \(g.title ?? g.kind.name): \(g.kind.measure.text(g.target)) a day")
+      },
+      delete: { scope, id in _ = try GoalStore(scope).remove(id) }
+    ).add(to: router, current: "/health")
   }
 
   func page(

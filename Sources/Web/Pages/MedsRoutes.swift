@@ -31,26 +31,17 @@ struct MedsRoutes {
       _ = try await store.write("meds dose delete") { scope in try MedicationStore(scope).deleteDose(key) }
       return Page.seeOther("/meds")
     }
-    router.get("/meds/:id") { _, context in try await show(context, id: try id(context)) }
-    router.post("/meds/:id") { _, context in try await edit(context, id: try id(context)) }
-    router.get("/meds/:id/delete") { _, context in
-      let id = try id(context)
-      let m = try await store.read { scope in try MedicationStore(scope).find(id) }
-      return RecordPages(formToken: context.formToken).confirmDelete(
-        noun: "medication", id: m.id, path: "/meds/\(m.id)", line: "\(m.name) and its schedule",
-        undo: "Its dose history stays. 'Undo' brings it back, here or with 'vital undo' in a terminal."
-      ).response(current: "/meds")
-    }
-    router.post("/meds/:id/delete") { _, context in
-      let id = try id(context)
-      _ = try await store.write("meds delete") { scope in try MedicationStore(scope).remove(id) }
-      return Page.seeOther("/meds")
-    }
-  }
-
-  func id(_ context: WebContext) throws -> String {
-    guard let id = context.parameters.get("id"), !id.isEmpty else { throw WebError.notFound }
-    return id
+    router.get("/meds/:id") { _, context in try await show(context, id: try context.id()) }
+    router.post("/meds/:id") { _, context in try await edit(context, id: try context.id()) }
+    RecordDeletes(
+      store: store, path: "/meds", noun: "medication", command: "meds delete", back: "/meds",
+      undo: "Its dose history stays. 'Undo' brings it back, here or with 'vital undo' in a terminal.",
+      describe: { scope, id in
+        let m = try MedicationStore(scope).find(id)
+        return (m.id, "\(m.name) and its schedule")
+      },
+      delete: { scope, id in _ = try MedicationStore(scope).remove(id) }
+    ).add(to: router, current: "/meds")
   }
 
   func list(_ context: WebContext) async throws -> Response {
