@@ -95,6 +95,19 @@ import Testing
     #expect(try total("2026-11-10") == 600)
   }
 
+  @Test func theCountedSourcesRankAsTheSamplesDoWithTheirDays() throws {
+    try note([watch: .watch, phone: .phone])
+    try steps(phone, "2026-11-09 10:00", "2026-11-09 10:10", 300)
+    try steps(watch, "2026-11-10 10:00", "2026-11-10 10:10", 600)
+    try steps(phone, "2026-11-10 10:00", "2026-11-10 10:10", 800)
+    let counted = try store.countedSources()
+    #expect(counted.map(\.source.name) == (try store.sources().map(\.source.name)))
+    #expect(counted.map(\.days) == [1, 2])
+    #expect(counted.last?.first == LocalDate("2026-11-09") && counted.last?.last == LocalDate("2026-11-10"))
+    try store.prefer([phone])
+    #expect(try store.countedSources().map(\.source.name) == [phone, watch], "a preference reorders them too")
+  }
+
   @Test func everyWriterKeepsTheCountCurrent() throws {
     try steps(phone, "2026-11-10 10:00", "2026-11-10 10:10", 600, id: "hs-one")
     #expect(try total("2026-11-10") == 600)

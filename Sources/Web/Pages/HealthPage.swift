@@ -10,7 +10,7 @@ struct HealthPage {
   let by: String
   let trend: Trend
   let chart: String?
-  let sources: [HealthStore.SourceSummary]
+  let sources: [HealthStore.CountedSource]
   let goals: [Goal]
   let goalFields: GoalFields
   let errors: [String: String]
@@ -58,7 +58,7 @@ struct HealthPage {
   var sourcesSection: HTML {
     guard !sources.isEmpty else { return "" }
     let items = sources.map { s -> HTML in
-      let day = { (date: Date?) in date.map { human.day(LocalDate($0, in: human.calendar)) } ?? "-" }
+      let day = { (date: LocalDate?) in date.map(human.day) ?? "-" }
       let up: HTML =
         s.rank == 1
         ? ""
@@ -68,7 +68,7 @@ struct HealthPage {
         """
       return """
         <li data-id="\(s.source.id)"><span class="number">\(s.rank)</span> <span class="name">\(s.source.name)</span>\
-        <span class="figures">\(s.source.kind.rawValue) · \(s.samples) samples · \(day(s.first)) to \(day(s.last))\
+        <span class="figures">\(s.source.kind.rawValue) · counted on \(HumanText.count(s.days, "day")) · \(day(s.first)) to \(day(s.last))\
         \(s.source.preferred != nil ? " · preferred" : "")</span><span class="actions">\(up)</span></li>
 
         """

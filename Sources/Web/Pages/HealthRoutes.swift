@@ -21,7 +21,7 @@ struct HealthRoutes {
       _ = try await store.write("health sources") { scope in
         let health = HealthStore(scope)
         guard let up else { return try health.prefer([]) }
-        var order = try health.sources().map(\.source.name)
+        var order = try health.countedSources().map(\.source.name)
         guard let index = order.firstIndex(of: up) else { throw WebError.notFound }
         if index > 0 { order.swapAt(index, index - 1) }
         return try health.prefer(reset ? [] : order)
@@ -89,7 +89,7 @@ struct HealthRoutes {
       let trend = try goals.trend(measure, period, today: today, goal: nil)
       return HealthPage(
         measure: measure, by: by, trend: trend, chart: ReportChart.trend(trend),
-        sources: try HealthStore(scope).sources(),
+        sources: try HealthStore(scope).countedSources(),
         goals: try goals.list(), goalFields: goal, errors: errors,
         human: HumanText(now: scope.now, calendar: scope.calendar), formToken: token
       ).page
