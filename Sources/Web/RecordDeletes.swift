@@ -26,7 +26,7 @@ struct RecordDeletes: Sendable {
   let delete: @Sendable (AccountScope, String) throws -> Void
 
   func add(to router: Router<WebContext>, current: String) {
-    router.get("\(path)/:id/delete") { _, context in
+    router.page("\(path)/:id/delete") { _, context in
       let id = try context.id()
       let (full, line) = try await store.read { scope in try describe(scope, id) }
       return RecordPages(formToken: context.formToken).confirmDelete(

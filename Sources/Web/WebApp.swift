@@ -27,7 +27,7 @@ public func buildWebApplication(
   logger.logLevel = .warning
   let router = Router(context: WebContext.self)
   router.add(middleware: WebGuard(sessions: sessions, address: address))
-  router.get("/static/vital.css") { _, _ in
+  router.page("/static/vital.css") { _, _ in
     Response(
       status: .ok, headers: [.contentType: "text/css; charset=utf-8"],
       body: .init(byteBuffer: ByteBuffer(string: Stylesheet.css)))
@@ -52,4 +52,16 @@ public func buildWebApplication(
       await onRunning(port)
     },
     logger: logger)
+}
+
+extension Router where Context == WebContext {
+  /// A page: answered to GET, and to HEAD with the same status and headers (WebGuard leaves
+  /// out the body), as HTTP asks of every resource that answers GET.
+  @discardableResult
+  func page(
+    _ path: RouterPath, use handler: @Sendable @escaping (Request, WebContext) async throws -> some ResponseGenerator
+  ) -> Self {
+    on(path, method: .get, use: handler)
+    return on(path, method: .head, use: handler)
+  }
 }

@@ -34,6 +34,8 @@ struct WebGuard: RouterMiddleware {
       response = Page.error(Self.refusal(error))
     }
     Self.secure(&response.headers, page: !(request.uri.path.hasPrefix("/static/") && response.status == .ok))
+    // HEAD is GET without the body (`Router.page` answers both).
+    if request.method == .head { response.body = ResponseBody() }
     return response
   }
 

@@ -3,7 +3,7 @@ import Testing
 
 /// `vital web` in a real headless Chromium (scripts/check-web drives it as a person would):
 /// a donation recorded, refused, corrected, deleted and brought back by Undo, a dose taken on
-/// Today and taken back on Medications, a medication added (once refused) and corrected, a
+/// Today, taken back and then skipped on Medications, a medication added (once refused) and corrected, a
 /// waking temperature noted on the cycle page and drawn in its chart, a source moved up on the
 /// health page and the day's total changed with it, a place watched (once refused), a donation
 /// recorded with JavaScript off; each checked against the CLI's `--json` of the same
@@ -49,13 +49,11 @@ import Testing
     #expect((refused["status_alert"] as? String)?.hasPrefix("Nothing was saved") == true)
 
     let undo = try #require(try vital.run(["undo", "--list", "--json"]).json as? [[String: Any]])
-    let commands = undo.prefix(12).map { ($0["command"] as? String ?? "").replacing(#/^undo \d+$/#, with: "undo") }
+    let commands = undo.prefix(13).map { ($0["command"] as? String ?? "").replacing(#/^undo \d+$/#, with: "undo") }
     #expect(
       commands == [
-        "donor add", "area watch add", "health sources", "cycle note", "meds edit", "meds add", "meds dose delete",
-        "meds take", "undo",
-        "donor delete",
-        "donor edit", "donor add",
+        "donor add", "area watch add", "health sources", "cycle note", "meds edit", "meds add", "meds skip",
+        "meds dose delete", "meds take", "undo", "donor delete", "donor edit", "donor add",
       ], "each form one journaled change under the CLI's name: \(commands)")
 
     let took = try #require(result["took"] as? [String: Any], "Today had a dose to take")
@@ -63,6 +61,10 @@ import Testing
     #expect(result["meds_undone"] as? Bool == true, "the take was taken back on /meds")
     let doses = try #require(try vital.run(["meds", "history", "--json"]).json as? [[String: Any]])
     #expect(!doses.contains { $0["status"] as? String == "taken" }, "the take is gone again: \(doses)")
+    #expect(result["skipped"] as? String == "08:00" && result["skipped_shown"] as? Bool == true, "\(result)")
+    #expect(
+      doses.contains { $0["status"] as? String == "skipped" && ($0["key"] as? String)?.hasSuffix("T08:00") == true },
+      "skipped on /meds, as 'vital meds skip' records it: \(doses)")
     #expect(
       (result["meds_refused"] as? String)?.contains("not a time of day") == true, "\(result["meds_refused"] ?? "")")
     let meds = try #require(try vital.run(["meds", "list", "--json"]).json as? [[String: Any]])

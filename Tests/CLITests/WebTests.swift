@@ -75,6 +75,9 @@ import Testing
     #expect(rebound.status == 421)
     #expect(!rebound.body.contains("Ramipril"))
     #expect(try web.get("/nowhere", cookie: cookie).status == 404)
+    let head = try RawHTTP.send(port: web.port, method: "HEAD", path: "/", host: nil, cookie: cookie, body: nil)
+    #expect(head.status == 200 && head.body.isEmpty, "HEAD is GET without the body")
+    #expect(head.headers["cache-control"] == "no-store")
   }
 
   @Test func aDoseButtonRecordsWhatTheCommandWouldAndUndoTakesItBack() throws {

@@ -17,7 +17,7 @@ struct AreasRoutes {
   }
 
   func add(to router: Router<WebContext>) {
-    router.get("/areas") { _, context in try await page(context) }
+    router.page("/areas") { _, context in try await page(context) }
     router.post("/areas") { _, context in
       let (label, lat, lon) = (context.form["label"] ?? "", context.form["lat"] ?? "", context.form["lon"] ?? "")
       do {
@@ -36,7 +36,7 @@ struct AreasRoutes {
       }
       return Page.seeOther("/areas")
     }
-    router.get("/areas/:id") { _, _ in Page.seeOther("/areas") }
+    router.page("/areas/:id") { _, _ in Page.seeOther("/areas") }
     RecordDeletes(
       store: store, path: "/areas", noun: "watched place", command: "area watch delete", back: "/areas",
       describe: { scope, id in

@@ -10,7 +10,7 @@ struct CycleRoutes {
   let store: WebStore
 
   func add(to router: Router<WebContext>) {
-    router.get("/cycle") { request, context in
+    router.page("/cycle") { request, context in
       let query = request.uri.queryParameters
       return try await page(context, month: query.get("month"), day: query.get("day"))
     }

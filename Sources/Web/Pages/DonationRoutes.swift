@@ -11,14 +11,14 @@ struct DonationRoutes {
   let store: WebStore
 
   func add(to router: Router<WebContext>) {
-    router.get("/donations") { _, context in try await list(context) }
-    router.get("/donations/new") { _, context in
+    router.page("/donations") { _, context in try await list(context) }
+    router.page("/donations/new") { _, context in
       DonationPage(formToken: context.formToken).new(add: .init(), book: .init(), errors: [:], failed: nil)
         .response(current: "/donations")
     }
     router.post("/donations") { _, context in try await record(context) }
     router.post("/donations/book") { _, context in try await book(context) }
-    router.get("/donations/:id") { _, context in try await show(context, id: try context.id()) }
+    router.page("/donations/:id") { _, context in try await show(context, id: try context.id()) }
     router.post("/donations/:id") { _, context in try await edit(context, id: try context.id()) }
     RecordDeletes(
       store: store, path: "/donations", noun: "donation", command: "donor delete", back: "/donations",

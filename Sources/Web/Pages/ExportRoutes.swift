@@ -9,20 +9,20 @@ struct ExportRoutes {
   static let csvKinds = ["donations", "doses", "periods", "notes", "samples", "daily-totals", "goals"]
 
   func add(to router: Router<WebContext>) {
-    router.get("/export") { _, _ in ExportPage().page.response(current: "/export") }
-    router.get("/export/vital-export.json") { _, _ in
+    router.page("/export") { _, _ in ExportPage().page.response(current: "/export") }
+    router.page("/export/vital-export.json") { _, _ in
       try await SiblingCommand(home: store.homePath, arguments: ["export", "--format", "json"]).download(
         "vital-export.json", contentType: "application/json")
     }
-    router.get("/export/vital-fhir.json") { _, _ in
+    router.page("/export/vital-fhir.json") { _, _ in
       try await SiblingCommand(home: store.homePath, arguments: ["export", "--format", "fhir"]).download(
         "vital-fhir.json", contentType: "application/fhir+json")
     }
-    router.get("/export/report.html") { _, _ in
+    router.page("/export/report.html") { _, _ in
       try await SiblingCommand(home: store.homePath, arguments: ["report"]).download(
         "vital-report.html", contentType: "text/html; charset=utf-8")
     }
-    router.get("/export/csv/:kind") { _, context in
+    router.page("/export/csv/:kind") { _, context in
       guard let kind = context.parameters.get("kind"), Self.csvKinds.contains(kind) else { throw WebError.notFound }
       return try await SiblingCommand(home: store.homePath, arguments: ["export", "--format", "csv", "--kind", kind])
         .download("vital-\(kind).csv", contentType: "text/csv; charset=utf-8")

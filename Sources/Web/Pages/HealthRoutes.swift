@@ -11,7 +11,7 @@ struct HealthRoutes {
   let store: WebStore
 
   func add(to router: Router<WebContext>) {
-    router.get("/health") { request, context in
+    router.page("/health") { request, context in
       let query = request.uri.queryParameters
       return try await page(context, type: query.get("type"), by: query.get("by"))
     }
@@ -43,7 +43,7 @@ struct HealthRoutes {
       }
       return Page.seeOther("/health#goals")
     }
-    router.get("/health/goals/:id") { _, context in try await goal(context, id: try context.id()) }
+    router.page("/health/goals/:id") { _, context in try await goal(context, id: try context.id()) }
     router.post("/health/goals/:id") { _, context in
       let id = try context.id()
       let fields = GoalFields(context.form)

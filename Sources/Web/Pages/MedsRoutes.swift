@@ -11,8 +11,8 @@ struct MedsRoutes {
   let store: WebStore
 
   func add(to router: Router<WebContext>) {
-    router.get("/meds") { _, context in try await list(context) }
-    router.get("/meds/new") { _, context in new(context, MedsFields(), errors: [:]) }
+    router.page("/meds") { _, context in try await list(context) }
+    router.page("/meds/new") { _, context in new(context, MedsFields(), errors: [:]) }
     router.post("/meds") { _, context in
       let fields = MedsFields(context.form)
       do {
@@ -31,7 +31,7 @@ struct MedsRoutes {
       _ = try await store.write("meds dose delete") { scope in try MedicationStore(scope).deleteDose(key) }
       return Page.seeOther("/meds")
     }
-    router.get("/meds/:id") { _, context in try await show(context, id: try context.id()) }
+    router.page("/meds/:id") { _, context in try await show(context, id: try context.id()) }
     router.post("/meds/:id") { _, context in try await edit(context, id: try context.id()) }
     RecordDeletes(
       store: store, path: "/meds", noun: "medication", command: "meds delete", back: "/meds",

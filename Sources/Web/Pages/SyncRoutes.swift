@@ -7,7 +7,7 @@ struct SyncRoutes {
   let store: WebStore
 
   func add(to router: Router<WebContext>) {
-    router.get("/sync") { _, context in try await page(context) }
+    router.page("/sync") { _, context in try await page(context) }
     router.post("/sync") { _, context in
       let run = try await SiblingCommand(home: store.homePath, arguments: ["sync", "--json"]).output()
       guard run.status == 0 else {

@@ -11,7 +11,7 @@ struct TodayRoutes {
   let store: WebStore
 
   func add(to router: Router<WebContext>) {
-    router.get("/") { _, context in try await page(context) }
+    router.page("/") { _, context in try await page(context) }
     router.post("/meds/take") { _, context in
       try await dose(context, command: "meds take") { meds, medication, slot in
         _ = try meds.take(medication, at: nil, slot: slot)

@@ -13,7 +13,7 @@ struct UndoRoutes {
   let store: WebStore
 
   func add(to router: Router<WebContext>) {
-    router.get("/undo") { _, context in try await page(context) }
+    router.page("/undo") { _, context in try await page(context) }
     router.post("/undo") { _, context in
       guard let number = context.form["number"].flatMap(Int64.init) else {
         return try await page(context, alert: "Which change? The form sent no number: reload the page.")
