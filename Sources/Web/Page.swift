@@ -44,6 +44,7 @@ struct Page: Sendable {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="color-scheme" content="light dark">
     <title>\(title) · Vital</title>
+    <link rel="icon" href="data:,">
     <link rel="stylesheet" href="/static/vital.css">
     </head>
     <body>

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import NIOCore
 
 /// A `vital` command run beside the server, on the same home, its output streamed to the
 /// browser as it comes: an export or a report is exactly what the command writes, made by the

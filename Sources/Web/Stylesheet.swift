@@ -114,7 +114,12 @@ enum Stylesheet {
     figure.chart { margin: 0; }
     figcaption, ul.legend { color: var(--muted); font-size: .85rem; }
     ul.legend { display: flex; flex-wrap: wrap; gap: .2rem 1rem; }
-    @media (max-width: 720px) { div.plot { overflow-x: auto; } div.plot svg { min-width: 520px; } }
+    /* On a phone a chart keeps a readable width and scrolls in its frame, opening at its right
+       end: the newest days, what a person looks for first. */
+    @media (max-width: 720px) {
+      div.plot { overflow-x: auto; direction: rtl; }
+      div.plot svg { min-width: 520px; direction: ltr; }
+    }
     ul.legend li { border: 0; padding: 0; display: flex; gap: .3rem; align-items: center; }
     \(ChartStyle.light)
     @media (prefers-color-scheme: dark) {

@@ -91,7 +91,7 @@ struct WebGuard: RouterMiddleware {
       return WebError(
         .serviceUnavailable, "Another vital command is writing to the record just now: reload in a moment.")
     }
-    if error is RecordLookup.Failure {
+    if Self.isMissingRecord(error) {
       return WebError(.notFound, "That record is not here: it may have been deleted. Go back to the list and reload.")
     }
     if String(describing: type(of: error)).contains("TooManyBytes") {
@@ -101,6 +101,18 @@ struct WebGuard: RouterMiddleware {
       .internalServerError,
       "Something went wrong here and nothing was changed. Reload; if it happens again, 'vital' in a terminal says more."
     )
+  }
+
+  /// A record the path names that is not there (deleted, never was, or a prefix of several).
+  static func isMissingRecord(_ error: any Error) -> Bool {
+    switch error {
+    case is RecordLookup.Failure: return true
+    case MedicationError.notFound: return true
+    case AreaError.watchNotFound: return true
+    case GoalStore.Failure.notFound: return true
+    case DonationError.notFound: return true
+    default: return false
+    }
   }
 
   /// The headers of every answer. Pages hold health data: no cache keeps them, no other page

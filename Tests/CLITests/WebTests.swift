@@ -75,6 +75,13 @@ import Testing
     #expect(rebound.status == 421)
     #expect(!rebound.body.contains("Ramipril"))
     #expect(try web.get("/nowhere", cookie: cookie).status == 404)
+    // A record that is not there is 404 on every record page, not a failure.
+    for path in [
+      "/meds/00000000-0000-0000-0000-000000000000", "/meds/nope/delete", "/donations/nope", "/areas/nope/delete",
+      "/health/goals/nope",
+    ] {
+      #expect(try web.get(path, cookie: cookie).status == 404, "\(path)")
+    }
     let head = try RawHTTP.send(port: web.port, method: "HEAD", path: "/", host: nil, cookie: cookie, body: nil)
     #expect(head.status == 200 && head.body.isEmpty, "HEAD is GET without the body")
     #expect(head.headers["cache-control"] == "no-store")
@@ -116,6 +123,9 @@ import Testing
     #expect(wrong.status == 422)
     #expect(wrong.body.contains("role=\"alert\"") && wrong.body.contains("Aspirin"), "\(wrong.body)")
     #expect(try Self.statuses(vital) == [])
+    let fromMeds = try web.post(
+      "/meds/skip", "medication=Aspirin&dose=08%3A00&back=%2Fmeds&csrf=\(form)", cookie: cookie)
+    #expect(fromMeds.status == 422 && fromMeds.body.contains("<h1>Medications</h1>"), "back on the page it came from")
   }
 
   @Test func theExportsAreTheCommandsOwnAndSyncSaysWhatIsMissing() throws {

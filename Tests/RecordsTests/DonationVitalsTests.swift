@@ -48,4 +48,15 @@ import Testing
     // 0.8 g/dL down over 200 days is about 1.5 g/dL a year.
     #expect(history.haemoglobinPerYear == -1.5)
   }
+
+  @Test func figuresAreReadAsTypedWithADecimalCommaToo() throws {
+    let vitals = try DonationVitals.Entry(hb: "14,2", ferritin: " 38 ", bp: "120/80", pulse: "66").parsed()
+    #expect(vitals == DonationVitals(haemoglobin: 14.2, ferritin: 38, systolic: 120, diastolic: 80, pulse: 66))
+    #expect(throws: DonationVitals.EntryError.notANumber("--hb")) { try DonationVitals.Entry(hb: "14,2,1").parsed() }
+    #expect(throws: DonationVitals.EntryError.notWhole("--pulse")) { try DonationVitals.Entry(pulse: "66,5").parsed() }
+    #expect(throws: DonationVitals.EntryError.haemoglobinTwice) {
+      try DonationVitals.Entry(hb: "", hbMmol: "8").parsed()
+    }
+    #expect(DonationVitals.Entry(hb: "", bp: "").cleared == ["hb", "bp"], "'' removes a figure on an edit")
+  }
 }

@@ -111,6 +111,11 @@ import Testing
     // Four left at Monday 09:00: Mon 20:00, Wed 08:00 and 20:00, Fri 08:00.
     let later = store(at: "2026-03-23 09:00")
     #expect(try later.stockLastsUntil(try later.find("Iron")) == t.local("2026-03-27 08:00"))
+    // Skipped ahead of its time, Monday's evening dose takes nothing from the stock: Friday's
+    // evening dose is now the last the four cover.
+    _ = try store(at: "2026-03-23 19:00").skip("Iron", at: nil)
+    let evening = store(at: "2026-03-23 19:05")
+    #expect(try evening.stockLastsUntil(try evening.find("Iron")) == t.local("2026-03-27 20:00"))
     _ = try store(at: "2026-03-23 09:00").add(
       name: "Plenty", times: ["08:00"], days: nil, dose: nil, stock: 1000, refillAt: nil)
     #expect(try later.stockLastsUntil(try later.find("Plenty")) == nil, "beyond a year is not a date to give")

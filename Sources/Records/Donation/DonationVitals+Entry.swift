@@ -63,7 +63,9 @@ extension DonationVitals {
 
     private static func number(_ text: String?, _ option: String) throws -> Double? {
       guard let text, given(text) else { return nil }
-      guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+      // A decimal comma is how much of Europe writes 14,2, and what its phone keyboards offer.
+      let written = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+      guard let value = Double(written), value.isFinite else {
         throw EntryError.notANumber(option)
       }
       return value

@@ -48,7 +48,10 @@ extension MedicationStore {
   public func stockLastsUntil(_ m: Medication) throws -> Date? {
     guard !m.asNeeded, let stock = try currentStock(m) else { return nil }
     guard stock > 0 else { return now }
+    // A dose already taken or skipped (early, or skipped ahead) takes nothing more from the stock.
+    let recorded = try events(m.id)
     let ahead = m.scheduled(from: now, to: now.addingTimeInterval(366 * 86_400), calendar: calendar)
+      .filter { recorded[$0] == nil }
     return ahead.count >= stock ? ahead[stock - 1] : nil
   }
 }

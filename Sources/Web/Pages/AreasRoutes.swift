@@ -21,10 +21,13 @@ struct AreasRoutes {
     router.post("/areas") { _, context in
       let (label, lat, lon) = (context.form["label"] ?? "", context.form["lat"] ?? "", context.form["lon"] ?? "")
       do {
-        guard let latitude = Double(lat.trimmingCharacters(in: .whitespaces)), (-90...90).contains(latitude) else {
+        func number(_ text: String) -> Double? {
+          Double(text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: "."))
+        }
+        guard let latitude = number(lat), (-90...90).contains(latitude) else {
           throw Refusal(field: "lat", "Latitude is a number from -90 to 90, like 52.52.")
         }
-        guard let longitude = Double(lon.trimmingCharacters(in: .whitespaces)), (-180...180).contains(longitude) else {
+        guard let longitude = number(lon), (-180...180).contains(longitude) else {
           throw Refusal(field: "lon", "Longitude is a number from -180 to 180, like 13.405.")
         }
         _ = try await store.write("area watch add") { scope in

@@ -44,9 +44,10 @@ struct MedsRoutes {
     ).add(to: router, current: "/meds")
   }
 
-  func list(_ context: WebContext) async throws -> Response {
+  /// `alert`: a refused Take or Skip of this page, said above it (422).
+  func list(_ context: WebContext, alert: String? = nil) async throws -> Response {
     let token = context.formToken
-    return try await store.read { scope in
+    var page = try await store.read { scope in
       let meds = MedicationStore(scope)
       let today = LocalDate(scope.now, in: scope.calendar)
       let (start, end) = (
@@ -62,8 +63,13 @@ struct MedsRoutes {
       return MedsPage(
         rows: rows, chart: ReportChart.adherence(data), human: HumanText(now: scope.now, calendar: scope.calendar),
         formToken: token
-      ).page.response(current: "/meds")
+      ).page
     }
+    if let alert {
+      page.alert = alert
+      page.status = .unprocessableContent
+    }
+    return page.response(current: "/meds")
   }
 
   func new(_ context: WebContext, _ fields: MedsFields, errors: [String: String]) -> Response {

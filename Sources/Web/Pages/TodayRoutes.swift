@@ -61,11 +61,19 @@ struct TodayRoutes {
         try record(MedicationStore(scope), medication, slot.flatMap(TimeOfDay.init))
       }
     } catch let error as MedicationError {
-      return try await page(context, alert: error.description)
+      return try await refused(context, error.description)
     } catch let error as RecordLookup.Failure {
-      return try await page(context, alert: error.description)
+      return try await refused(context, error.description)
     }
     // The page the button was on: Today or Medications.
-    return Page.seeOther(context.form["back"] == "/meds" ? "/meds" : "/")
+    return Page.seeOther(fromMeds(context) ? "/meds" : "/")
+  }
+
+  func fromMeds(_ context: WebContext) -> Bool { context.form["back"] == "/meds" }
+
+  /// A refusal comes back on the page the button was on, the reason above it.
+  func refused(_ context: WebContext, _ alert: String) async throws -> Response {
+    fromMeds(context)
+      ? try await MedsRoutes(store: store).list(context, alert: alert) : try await page(context, alert: alert)
   }
 }
