@@ -54,7 +54,7 @@ struct DonationFields {
   }
 
   /// `14.2`, `38`: a figure as typed.
-  static func number(_ value: Double) -> String { value == value.rounded() ? value.wholeText : String(value) }
+  static func number(_ value: Double) -> String { Donation.figure(value) }
 
   /// The fields as a form draws them; `prefix` keeps two forms on one page apart; `measured`
   /// adds what the service measured (a donation made, not an appointment).
