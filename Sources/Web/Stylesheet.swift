@@ -108,6 +108,9 @@ enum Stylesheet {
     .badge.phase-yellow { background: #c9a400; color: #000; border-color: #c9a400; }
     .badge.phase-red { background: #c62828; color: #fff; border-color: #c62828; }
     .badge.phase-dark-red { background: #6d0f0f; color: #fff; border-color: #6d0f0f; }
+    fieldset.question { border: 0; margin: 0; padding: .5rem 0; }
+    fieldset.question legend { padding: 0; margin-bottom: .3rem; }
+    label.choice { display: inline-flex; gap: .35rem; align-items: center; margin-right: 1.5rem; }
     .verdict { font-weight: 600; }
     .reasons { list-style: disc; padding-left: 1.25rem; }
     .reasons li { border: 0; padding: .1rem 0; }

@@ -34,6 +34,7 @@ public func buildWebApplication(
   }
   TodayRoutes(store: store).add(to: router)
   DonationRoutes(store: store).add(to: router)
+  QuestionnaireRoutes(store: store).add(to: router)
   MedsRoutes(store: store).add(to: router)
   CycleRoutes(store: store).add(to: router)
   HealthRoutes(store: store).add(to: router)

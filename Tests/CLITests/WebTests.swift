@@ -165,6 +165,40 @@ import Testing
     #expect(now.body.contains("no server set"), "the command's own words: \(now.body)")
   }
 
+  @Test func theQuestionnaireOnAPageLetsABrowserBook() throws {
+    let vital = try Self.home()
+    let profile = ["profile", "set", "--sex", "female", "--birth-date", "1990-01-01", "--weight-kg", "62"]
+    #expect(try vital.run(profile + ["--region", "de"]).status == 0)
+    let web = try WebProcess(vital)
+    defer { web.stop() }
+    let cookie = try web.logIn()
+    let page = try web.get("/donations/questionnaire", cookie: cookie).body
+    let form = try #require(page.firstMatch(of: #/name="csrf" value="([0-9a-f]{64})"/#)).1
+    let ids = page.matches(of: #/name="([^"]+)" value="no"/#).map { String($0.1) }
+    #expect(ids.count > 10, "a Yes/No pair per question: \(ids)")
+    #expect(page.matches(of: #/<legend>/#).count == ids.count, "each pair named by its question")
+    func results() throws -> [[String: Any]] {
+      try #require(try vital.run(["donor", "questionnaire", "list", "--json"]).json as? [[String: Any]])
+    }
+
+    let some = ids.dropLast().map { "\($0)=no" }.joined(separator: "&")
+    let unfinished = try web.post("/donations/questionnaire", some + "&csrf=\(form)", cookie: cookie)
+    #expect(unfinished.status == 422 && unfinished.body.contains("1 question left"), "\(unfinished.body)")
+    #expect(unfinished.body.contains("value=\"no\" checked"), "what was answered stays answered")
+    #expect(try results().isEmpty, "nothing saved")
+
+    let all = ids.map { "\($0)=no" }.joined(separator: "&")
+    #expect(try web.post("/donations/questionnaire", all + "&csrf=\(form)", cookie: cookie).status == 303)
+    #expect(try results().first?["eligible"] as? Bool == true, "stored as 'vital donor questionnaire' stores it")
+    #expect(try web.get("/donations/questionnaire", cookie: cookie).body.contains("Eligible"))
+
+    let book = "at=2026-11-30T10%3A00&place=DRK+Mitte&kind=whole-blood&csrf=\(form)"
+    let booked = try web.post("/donations/book", book, cookie: cookie)
+    #expect(booked.status == 303, "\(booked.body)")
+    let history = try #require(try vital.run(["donor", "history", "--json"]).json as? [[String: Any]])
+    #expect(history.contains { $0["status"] as? String == "scheduled" && $0["place"] as? String == "DRK Mitte" })
+  }
+
   @Test func whatAPersonTypedShowsAsText() throws {
     let vital = try Self.home()
     let script = "<script>alert(1)</script>"

@@ -22,7 +22,7 @@ struct DonationPage {
           "Book an appointment", id: "book", action: "/donations/book",
           fields: book.html("book", errors: bookErrors, measured: false, force: false), button: "Book",
           note:
-            "<p class=\"quiet\">Checked as 'vital donor book' checks it: the intervals since your donations, your last questionnaire.</p>"
+            "<p class=\"quiet\">Checked as 'vital donor book' checks it: the intervals since your donations, and <a href=\"/donations/questionnaire\">the eligibility questionnaire</a> answered in the last 30 days.</p>"
         ))
   }
 
