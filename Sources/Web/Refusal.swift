@@ -79,6 +79,13 @@ struct Refusal: Error {
 }
 
 extension Page {
+  /// The page as a refused action comes back: 422, and `alert` above it (nil: as it is).
+  mutating func refused(alert: String?) {
+    guard let alert else { return }
+    self.alert = alert
+    status = .unprocessableContent
+  }
+
   /// The page as a refused form comes back: 422, and an alert above that says nothing was
   /// saved and why (the field's own message stands next to it).
   mutating func refused(_ errors: [String: String]) {

@@ -17,14 +17,14 @@ struct HealthRoutes {
     }
     router.post("/health/sources") { _, context in
       let up = context.form["up"]
-      let reset = context.form["reset"] != nil
       _ = try await store.write("health sources") { scope in
         let health = HealthStore(scope)
+        // No source to move (the reset button): rank by kind of device again.
         guard let up else { return try health.prefer([]) }
         var order = try health.countedSources().map(\.source.name)
         guard let index = order.firstIndex(of: up) else { throw WebError.notFound }
         if index > 0 { order.swapAt(index, index - 1) }
-        return try health.prefer(reset ? [] : order)
+        return try health.prefer(order)
       }
       return Page.seeOther("/health#sources")
     }

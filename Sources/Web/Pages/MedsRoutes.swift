@@ -65,10 +65,7 @@ struct MedsRoutes {
         formToken: token
       ).page
     }
-    if let alert {
-      page.alert = alert
-      page.status = .unprocessableContent
-    }
+    page.refused(alert: alert)
     return page.response(current: "/meds")
   }
 

@@ -48,10 +48,7 @@ struct QuestionnaireRoutes {
         human: HumanText(now: scope.now, calendar: scope.calendar), formToken: token
       ).page
     }
-    if let alert {
-      page.alert = alert
-      page.status = .unprocessableContent
-    }
+    page.refused(alert: alert)
     return page.response(current: "/donations")
   }
 }

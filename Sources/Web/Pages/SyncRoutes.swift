@@ -22,10 +22,7 @@ struct SyncRoutes {
     let run = try await SiblingCommand(home: store.homePath, arguments: ["remote", "status", "--json"]).output()
     let status = (try? JSONSerialization.jsonObject(with: run.stdout)) as? [String: Any] ?? [:]
     var page = SyncPage(status: status, formToken: context.formToken).page
-    if let alert {
-      page.alert = alert
-      page.status = .unprocessableContent
-    }
+    page.refused(alert: alert)
     return page.response(current: "/sync")
   }
 }

@@ -36,10 +36,7 @@ struct TodayRoutes {
         formToken: token
       ).page
     }
-    if let alert {
-      page.alert = alert
-      page.status = .unprocessableContent
-    }
+    page.refused(alert: alert)
     return page.response(current: "/")
   }
 

@@ -48,10 +48,7 @@ struct UndoRoutes {
       }
       return UndoPage(rows: rows, human: human, formToken: token).page
     }
-    if let alert {
-      page.alert = alert
-      page.status = .unprocessableContent
-    }
+    page.refused(alert: alert)
     return page.response(current: "/undo")
   }
 }
