@@ -1,4 +1,5 @@
 import Foundation
+import TestServer
 import Testing
 
 /// The result of one run of the real `vital` binary.
@@ -85,8 +86,7 @@ final class VitalHome {
       process.standardInput = input
     }
     try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
+    BrokenPipe.write(Data((stdin ?? "").utf8), to: input)
     process.waitUntilExit()
     return Run(
       status: process.terminationStatus,

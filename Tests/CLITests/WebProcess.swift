@@ -82,7 +82,9 @@ enum RawHTTP {
     let bytes = Array(request.utf8)
     var sent = 0
     while sent < bytes.count {
-      let n = bytes[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      // A server may answer (413) and close before the whole body came: read what it said.
+      if n < 0 && (errno == EPIPE || errno == ECONNRESET) { break }
       guard n > 0 else { throw CocoaError(.fileWriteUnknown) }
       sent += n
     }

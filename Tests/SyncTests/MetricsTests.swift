@@ -40,8 +40,7 @@ import Testing
     process.standardOutput = output
     process.standardError = output
     try process.run()
-    input.fileHandleForWriting.write(Data(text.utf8))
-    try input.fileHandleForWriting.close()
+    BrokenPipe.write(Data(text.utf8), to: input)
     let said = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: said, as: UTF8.self))
