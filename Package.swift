@@ -46,8 +46,13 @@ let package = Package(
       pkgConfig: "libxml-2.0",
       providers: [.apt(["libxml2-dev"])]
     ),
+    // The kernel keyring's system calls (add_key, keyctl), which Swift cannot call variadically.
+    .systemLibrary(name: "CKeyring"),
+    // The VFS that seals a database's pages at rest: C, since SQLite calls it through C function
+    // tables; it knows pages, not ciphers.
+    .target(name: "CSealedVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
     // SQLite and nothing of Vital.
-    .target(name: "Storage", dependencies: ["CSQLite"]),
+    .target(name: "Storage", dependencies: ["CSQLite", "CSealedVFS"]),
     // Everything cryptographic, over OpenSSL: hashes, HMAC, scrypt, AES-GCM, AES-SIV, random bytes.
     .target(name: "Cryptography", dependencies: ["COpenSSL"]),
     // The types every layer shares: Account, LocalDate.
@@ -60,6 +65,8 @@ let package = Package(
       name: "Auth", dependencies: ["Storage", "Cryptography", "Core"],
       exclude: ["Blocklist/LICENSE-zxcvbn.txt"],
       resources: [.embedInCode("Blocklist/common-passwords.txt")]),
+    // The database encrypted at rest: header, keys, the page cipher, the kernel keyring.
+    .target(name: "AtRest", dependencies: ["Storage", "Cryptography", "Auth", "CKeyring"]),
     // The records a person keeps, a folder per feature; a feature reaches another only through
     // a public API named for it.
     .target(name: "Records", dependencies: ["Storage", "Cryptography", "Core", "Replication"]),
@@ -114,13 +121,14 @@ let package = Package(
     .target(
       name: "CLIApp",
       dependencies: [
-        "Storage", "Core", "Replication", "Auth", "Schema", "CLICore",
+        "Storage", "Core", "Replication", "Auth", "AtRest", "Schema", "CLICore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(
       name: "vital",
       dependencies: [
-        "Storage", "Cryptography", "Core", "Replication", "Auth", "Records", "Views", "Interchange", "Sync", "Schema",
+        "Storage", "Cryptography", "Core", "Replication", "Auth", "AtRest", "Records", "Views", "Interchange", "Sync",
+        "Schema",
         "CLICore",
         "CLIApp",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -142,7 +150,7 @@ let package = Package(
     .executableTarget(
       name: "vital-serve",
       dependencies: [
-        "Storage", "Replication", "SyncServer", "CLICore",
+        "Storage", "Replication", "AtRest", "SyncServer", "CLICore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ], path: "Sources/Serve"),
     // `vital web` executes this binary, so the everyday `vital` starts without the HTTP server.
@@ -173,6 +181,8 @@ let package = Package(
         .product(name: "PostgresNIO", package: "postgres-nio"),
       ]),
     .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
+    // The sealing VFS under SQLite's real workload, the header, the keys and the keyring.
+    .testTarget(name: "AtRestTests", dependencies: ["AtRest", "Storage", "Cryptography", "Auth"]),
     // Clocks, the merge, the outbox and pages applied in bulk, over Vital's real schema.
     .testTarget(name: "ReplicationTests", dependencies: ["Replication", "Storage", "Core", "Schema"]),
     .testTarget(name: "AuthTests", dependencies: ["Auth", "Cryptography", "Core", "Storage", "Schema"]),
@@ -187,7 +197,8 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "vital", "vital-serve", "vital-sync", "vital-web", "Storage", "Auth", "Cryptography", "Sync", "TestImages",
+        "vital", "vital-serve", "vital-sync", "vital-web", "Storage", "Auth", "AtRest", "Cryptography", "Sync",
+        "TestImages",
         "TestServer",
       ]),
   ]

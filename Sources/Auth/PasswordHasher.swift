@@ -37,6 +37,14 @@ public struct PasswordHasher: Sendable {
     return stored.cost < (1 << logN) * r * p || stored.hash.count < Self.keyLength
   }
 
+  /// A 32-byte key from `passphrase`, derived as a password's hash is (these parameters, the
+  /// same NFC normalisation): for a key that a passphrase wraps, such as a sealed database's.
+  public func key(for passphrase: String, salt: [UInt8]) throws -> SymmetricKey {
+    var bytes = try derive(passphrase, salt: salt, logN: logN, r: r, p: p, length: Self.keyLength)
+    defer { Crypto.cleanse(&bytes) }
+    return SymmetricKey(bytes: bytes)
+  }
+
   /// The same as `hash`, run on a Dispatch queue so the cooperative pool is never blocked.
   public func hash(_ password: String) async throws -> String {
     try await offPool { try self.hash(password) }

@@ -69,7 +69,7 @@ enum CSVExportCommand {
 
 /// `vital cycle export`, `vital meds export`, `vital health export`, `vital goals export`.
 struct KindExportOptions: ParsableArguments {
-  @Option(help: "A file to write (default: stdout); written whole or not at all.") var out: String?
+  @Option(help: "A file to write (default: stdout); written whole or not at all, in the clear.") var out: String?
 }
 
 extension Vital.Cycle {

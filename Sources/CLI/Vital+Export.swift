@@ -19,8 +19,8 @@ extension Vital {
         The document holds your profile and avatar, donations with their vitals, questionnaire \
         results, periods, medications and doses, goals, health samples, workouts, activity \
         summaries, watched places and reminder settings; it ends with a SHA-256 of everything \
-        before it, which 'vital import' checks. It holds health data in the clear: keep it as \
-        safe as the database.
+        before it, which 'vital import' checks. It holds health data in the clear, also when the \
+        database is encrypted at rest ('vital db encrypt'): keep it as safe as the database.
 
         --format fhir writes a FHIR R4 Bundle (docs/fhir.md): you as the Patient (no email \
         unless --with-contact), donations as Procedures with their measurements, daily steps, \

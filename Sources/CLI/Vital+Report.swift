@@ -15,7 +15,8 @@ extension Vital {
       discussion: """
         The page is one self-contained HTML file: charts are inline SVG, nothing is fetched from \
         the network and no script runs; printed, it is laid out for A4. --pdf prints it through a \
-        headless Chromium (Debian: 'apt install chromium'). Sections with nothing to show say so.
+        headless Chromium (Debian: 'apt install chromium'). Sections with nothing to show say so. \
+        The file is plain, also when the database is encrypted at rest: it is meant to be handed on.
 
         Examples:
           vital report --out report.html

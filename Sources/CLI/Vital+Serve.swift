@@ -51,7 +51,7 @@ extension Vital {
         let folder = store.data ?? Home.resolve(option: global.home, environment: environment) + "/server"
         umask(0o077)
         _ = try Home.prepare(folder)
-        arguments += ["--data", folder]
+        arguments += ["--data", folder] + store.encryptionArguments
       }
       if let now = environment["VITAL_NOW"], !now.isEmpty {
         _ = try App.clock(environment)  // refuses a malformed VITAL_NOW here, with the usual message

@@ -21,7 +21,7 @@ struct Vital: AsyncParsableCommand {
       AreaCommand.self, Reminders.self, Export.self, Import.self, Report.self, Undo.self,
       RemotePassthrough.self,
       SyncPassthrough.self, Serve.self, WebPassthrough.self,
-      DB.self,
+      DB.self, Unlock.self, Lock.self,
     ]
   )
 

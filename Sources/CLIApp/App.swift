@@ -1,3 +1,4 @@
+import AtRest
 import CLICore
 import Foundation
 import Replication
@@ -35,6 +36,8 @@ public final class App {
     calendar.timeZone = timeZone
     self.calendar = calendar
     home = try Home.prepare(Home.resolve(option: option, environment: environment))
+    // A database encrypted at rest opens with the key 'vital unlock' left in the keyring.
+    try AtRestAccess(environment: environment, ask: PasswordPrompt.askIfTerminal).prepare(databaseAt: home.databasePath)
     db = try VitalSchema.open(path: home.databasePath)
     chmod(home.databasePath, 0o600)
     if let command { ChangeJournal.begin(db, command: command) }

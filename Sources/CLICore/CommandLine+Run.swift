@@ -65,7 +65,9 @@ public enum CommandLineErrors {
     case let error as StorageError:
       return error.withoutSQL
     case let error as CustomStringConvertible
-    where ["vital", "vital_sync", "CLICore", "Storage", "Replication", "Auth", "Health", "Sync"].contains(module):
+    where [
+      "vital", "vital_sync", "vital_web", "vital_serve", "CLICore", "Storage", "Replication", "Auth", "AtRest", "Sync",
+    ].contains(module):
       return error.description
     case let error as LocalizedError:
       return error.errorDescription ?? "\(error)"

@@ -37,6 +37,11 @@ public enum PasswordPrompt {
     return first
   }
 
+  /// Asks on the terminal with `prompt` (echo off); nil when there is no terminal to ask on.
+  public static func askIfTerminal(_ prompt: String) throws -> String? {
+    canAsk ? try ask(prompt) : nil
+  }
+
   private static func ask(_ prompt: String) throws -> String {
     var saved = termios()
     tcgetattr(STDIN_FILENO, &saved)

@@ -21,8 +21,8 @@ public final class AESGCMKey {
   let encryptor: CipherContext
   let decryptor: CipherContext
   /// Random nonces drawn in bulk: one call to the generator per 256 values instead of one each.
-  private var nonces: [UInt8] = []
-  private var nonceIndex = 0
+  var nonces: [UInt8] = []
+  var nonceIndex = 0
 
   public init(_ key: SymmetricKey) throws {
     guard key.byteCount == 32 else { throw Crypto.CipherFailure.badLength("AES-256 key") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AtRest
 import CLICore
 import Foundation
 import Storage
@@ -57,6 +58,7 @@ enum AdminStore {
     guard create || FileManager.default.fileExists(atPath: path) else {
       throw CLIError.needsInput("no server database in \(data); give the folder 'vital serve --data' uses")
     }
+    try SealedStore.prepare(path: path, keyFile: store.keyFile)
     return try await body(ServerAdmin(repository: try SQLiteSyncRepository(path: path)))
   }
 

@@ -1,6 +1,7 @@
 // vital-serve: the sync server process. `vital serve` checks its options and executes this
 // binary, so the `vital` command that runs on every keystroke does not carry the HTTP stack.
 import ArgumentParser
+import AtRest
 import CLICore
 import Foundation
 import Storage
@@ -67,7 +68,9 @@ extension VitalServe {
         } else if let data = store.data {
           try FileManager.default.createDirectory(
             atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-          try await serve(try SQLiteSyncRepository(path: data + "/server.sqlite"), configuration)
+          let path = data + "/server.sqlite"
+          try SealedStore.prepare(path: path, keyFile: store.keyFile)
+          try await serve(try SQLiteSyncRepository(path: path), configuration)
         }
       } catch {
         // One line, as every Vital error; the server's own errors carry no request data.

@@ -10,6 +10,8 @@ public final class Database {
   let handle: OpaquePointer
   /// The file path, or `:memory:`.
   public let path: String
+  /// The sealing VFS this connection goes through, when the database is sealed at rest.
+  let vfs: String?
   private var cache: [String: Statement] = [:]
   /// The statement used last: loops run the same SQL again and again, and comparing one string
   /// (often the same literal, so the same storage) is cheaper than hashing it.
@@ -41,24 +43,38 @@ public final class Database {
   private static let configured: Int32 = csqlite_disable_memstatus()
 
   /// Opens (and by default creates) the database at `path`; `:memory:` gives a private one.
+  /// A database sealed at rest opens only once its cipher is registered (`SealedPages`).
   public init(path: String, options: Options = Options()) throws {
     _ = Self.configured
     var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
     if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
+    let vfs = SealedPages.vfsName(forDatabaseAt: path)
+    if vfs != nil { _ = SealedPages.takeFailure() }
     var db: OpaquePointer?
-    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    let rc = sqlite3_open_v2(path, &db, flags, vfs)
     guard rc == SQLITE_OK, let db else {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close_v2(db)
+      // SQLite reads the start of page 1 while it opens a file: a sealed one may fail there.
+      let damaged = StorageError.make(code: rc, message: message, sql: nil)
+      if case .damagedPage = damaged { throw damaged }
       throw StorageError.cannotOpen(path: path, code: rc, message: message)
     }
     self.handle = db
     self.path = path
     self.busyTimeoutMilliseconds = options.busyTimeoutMilliseconds
+    self.vfs = vfs
     do {
       sqlite3_extended_result_codes(db, 1)
       try check(sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds), sql: nil)
+      if vfs != nil {
+        // Each page keeps room for its seal, set before a new file's first write; and what
+        // SQLite would put in temporary files (sorts, statement journals) stays in memory.
+        var reserve = Int32(SealedPages.reserve)
+        sqlite3_file_control(db, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserve)
+        try execute("PRAGMA temp_store = MEMORY")
+      }
       // The first read proves the file is a database before any pragma changes it.
       _ = try scalar(Int64.self, "SELECT count(*) FROM sqlite_schema")
       if !options.readOnly && path != ":memory:" {
@@ -73,6 +89,9 @@ public final class Database {
       cache.removeAll()
       sqlite3_close_v2(db)
       if case .sqlite(let code, let message, _) = error {
+        if vfs == nil && code & 0xFF == SQLITE_NOTADB && SealedPages.isSealed(fileAt: path) {
+          throw StorageError.sealed(path: path)
+        }
         throw StorageError.cannotOpen(path: path, code: code, message: message)
       }
       throw error
@@ -230,7 +249,11 @@ public final class Database {
 
 extension StorageError {
   static func make(code: Int32, message: String, sql: String?) -> StorageError {
-    code & 0xFF == SQLITE_CONSTRAINT
+    // A sealed page that does not open is reported by the VFS as corruption, on this thread.
+    if code & 0xFF == SQLITE_CORRUPT, let failure = SealedPages.takeFailure() {
+      return .damagedPage(kind: failure.kind, position: failure.position)
+    }
+    return code & 0xFF == SQLITE_CONSTRAINT
       ? .constraint(code: code, message: message, sql: sql)
       : .sqlite(code: code, message: message, sql: sql)
   }

@@ -21,6 +21,11 @@ public enum StorageError: Error, Equatable, Sendable {
   case argumentCount(expected: Int, got: Int, sql: String?)
   /// A backup could not be written.
   case backupFailed(path: String, reason: String)
+  /// The database is sealed at rest and this process has not registered its cipher.
+  case sealed(path: String)
+  /// A page of a sealed database did not open: changed on the disk, cut short, or sealed with
+  /// another key. `position` is the page number in the database, else the byte offset.
+  case damagedPage(kind: SealedPages.FileKind, position: Int64)
 
   /// The SQLite extended result code, where there is one.
   public var code: Int32? {
@@ -68,6 +73,15 @@ extension StorageError: CustomStringConvertible {
       return "statement takes \(expected) arguments, got \(got)\(Self.context(sql))"
     case .backupFailed(let path, let reason):
       return "backup to '\(path)' failed: \(reason)"
+    case .sealed(let path):
+      return "the database '\(path)' is encrypted and this command has not unlocked it"
+    case .damagedPage(.database, let page):
+      return "the database file is damaged at page \(page): it does not open with its key; run 'vital db check'"
+    case .damagedPage(.log, let offset):
+      let frame = (offset - 32) / Int64(24 + SealedPages.pageSize) + 1
+      return "the database's write-ahead log is damaged at frame \(frame): it does not open with its key"
+    case .damagedPage(.journal, let offset):
+      return "the database's rollback journal is damaged at byte \(offset): it does not open with its key"
     }
   }
 
