@@ -1,6 +1,7 @@
 import ArgumentParser
 import AtRest
 import Auth
+import CLIApp
 import CLICore
 import Core
 import Cryptography
@@ -50,13 +51,16 @@ struct AtRestContext {
     }
   }
 
-  /// What `keep` did, as a line for a person.
-  static func unlockedLine(_ kept: (until: Date?, reason: String?), seconds: Int) -> String {
+  /// What `keep` did, as a line for a person: the time on the real clock (the keyring's), in
+  /// the local zone.
+  func unlockedLine(_ kept: (until: Date?, reason: String?), seconds: Int) -> String {
     guard let until = kept.until else {
       return
         "the kernel keyring cannot keep the key here (\(kept.reason ?? "unknown")): each command asks for the passphrase on a terminal; scripts name a file holding it in VITAL_PASSPHRASE_FILE"
     }
-    let time = DateFormatter.localizedString(from: until, dateStyle: .none, timeStyle: .short)
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = (try? App.clock(environment).1) ?? .current
+    let time = HumanText(now: Date(), calendar: calendar).time(until)
     return "unlocked until \(time) (\(UnlockDuration.words(seconds))); 'vital lock' locks it now"
   }
 

@@ -57,7 +57,7 @@ extension Vital.DB {
             \(recovery)
 
         It opens the database when the passphrase is lost: 'vital db recover --recovery-key KEY'.
-        \(AtRestContext.unlockedLine(kept, seconds: seconds))
+        \(context.unlockedLine(kept, seconds: seconds))
         """
       }
     }
@@ -156,7 +156,7 @@ extension Vital.DB {
       try context.database.changePassphrase(key: key, to: try passphrase.new())
       let kept = context.keep(key, header: header, seconds: seconds)
       try context.output.show(.object([("changed", .bool(true)), ("unlocked_until", AtRestContext.json(kept))])) {
-        "the passphrase is changed\n" + AtRestContext.unlockedLine(kept, seconds: seconds)
+        "the passphrase is changed\n" + context.unlockedLine(kept, seconds: seconds)
       }
     }
   }

@@ -42,7 +42,7 @@ extension Vital {
       let kept = context.keep(key, header: header, seconds: seconds)
       if let reason = kept.reason { throw AtRestError.cannotKeepKey(reason: reason) }
       try context.output.show(.object([("unlocked", .bool(true)), ("until", AtRestContext.json(kept))])) {
-        AtRestContext.unlockedLine(kept, seconds: seconds)
+        context.unlockedLine(kept, seconds: seconds)
       }
     }
   }

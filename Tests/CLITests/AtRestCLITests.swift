@@ -272,4 +272,33 @@ import Testing
     let right = try home.runOnTerminal(["donor", "history"], answers: [("Passphrase: ", phrase)])
     #expect(right.contains("Praxis \(marker)"), "\(right)")
   }
+
+  /// The rest of Vital on an encrypted home: the log while another program holds the database
+  /// open, undo, and the Apple Health import's writer thread and totals.
+  @Test func theLogUndoAndImportsWorkEncrypted() throws {
+    try encrypt()
+    try #require(keyringWorks, "the kernel keyring is unavailable here")
+    let later = "LATER\(UUID().uuidString.prefix(6))"
+    // vital web keeps a connection open, so the log stays on the disk between commands.
+    let web = try WebProcess(home)
+    let noted = try home.run(["cycle", "note", "--date", "2026-11-19", "--text", "felt \(later)"])
+    #expect(noted.status == 0, "\(noted.stderr)")
+    let log = bytes(database + "-wal")
+    #expect(log.count > 4096, "the log holds pages while vital web has the database open")
+    #expect(log.range(of: Data(later.utf8)) == nil)
+    #expect(log.range(of: Data(marker.utf8)) == nil)
+    web.stop()
+
+    #expect(try home.run(["donor", "add", "--at", "2026-11-02T09:00", "--place", "Undo me"]).status == 0)
+    #expect(try home.run(["undo", "--yes"]).status == 0)
+    #expect(!(try home.run(["donor", "history", "--json"]).stdout.contains("Undo me")))
+
+    let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures").path
+    let imported = try home.run(["health", "import", fixtures + "/apple-health/ios17-export.zip", "--json"])
+    #expect(imported.status == 0 && imported.object?["inserted"] as? Int == 8, "\(imported.stderr)")
+    let summary = try home.run(["health", "summary", "--date", "2024-01-01", "--json"])
+    #expect(summary.object?["exercise_minutes"] as? Int == 1, "\(summary.stdout) \(summary.stderr)")
+    #expect(try home.run(["db", "check"]).status == 0)
+  }
 }
