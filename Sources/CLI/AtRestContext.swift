@@ -95,7 +95,17 @@ struct DatabasePassphraseOptions: ParsableArguments {
   }
 }
 
-/// `--for 8h`: how long `vital unlock` keeps the key.
+/// `--for 8h`, for the commands that leave the database unlocked: how long the key stays in
+/// the keyring.
+struct UnlockForOptions: ParsableArguments {
+  @Option(
+    name: .customLong("for"),
+    help: ArgumentHelp("How long it stays unlocked: 30m, 8h, 2d (at most 366d).", valueName: "duration"),
+    transform: UnlockDuration.parse)
+  var seconds = UnlockDuration.standard
+}
+
+/// How long `vital unlock` keeps the key.
 enum UnlockDuration {
   static let standard = 8 * 3600
 

@@ -28,11 +28,7 @@ extension Vital.DB {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var passphrase: DatabasePassphraseOptions
 
-    @Option(
-      name: .customLong("for"),
-      help: ArgumentHelp("How long it stays unlocked after: 30m, 8h, 2d.", valueName: "duration"),
-      transform: UnlockDuration.parse)
-    var seconds = UnlockDuration.standard
+    @OptionGroup var unlock: UnlockForOptions
 
     func run() async throws {
       let context = try AtRestContext.open(global)
@@ -41,7 +37,7 @@ extension Vital.DB {
       if !FileManager.default.fileExists(atPath: context.database.path) { _ = try App(global, command: nil) }
       let secret = try passphrase.new()
       let encrypted = try context.database.encrypt(passphrase: secret)
-      let kept = context.keep(encrypted.key, header: try context.database.header(), seconds: seconds)
+      let kept = context.keep(encrypted.key, header: try context.database.header(), seconds: unlock.seconds)
       let recovery = encrypted.recovery.map { "\($0)" } ?? ""
       try context.output.show(
         .object([
@@ -57,7 +53,7 @@ extension Vital.DB {
             \(recovery)
 
         It opens the database when the passphrase is lost: 'vital db recover --recovery-key KEY'.
-        \(context.unlockedLine(kept, seconds: seconds))
+        \(context.unlockedLine(kept, seconds: unlock.seconds))
         """
       }
     }
@@ -142,11 +138,7 @@ extension Vital.DB {
     @Option(help: "The recovery key 'vital db encrypt' printed.")
     var recoveryKey: String?
 
-    @Option(
-      name: .customLong("for"),
-      help: ArgumentHelp("How long it stays unlocked after: 30m, 8h, 2d.", valueName: "duration"),
-      transform: UnlockDuration.parse)
-    var seconds = UnlockDuration.standard
+    @OptionGroup var unlock: UnlockForOptions
 
     func run() async throws {
       let context = try AtRestContext.open(global)
@@ -154,9 +146,9 @@ extension Vital.DB {
       let text = try recoveryKey ?? passphrase.current("recovery key", environment: [:])
       let key = try AtRestKeys.open(header, recovery: try RecoveryKey(parsing: text))
       try context.database.changePassphrase(key: key, to: try passphrase.new())
-      let kept = context.keep(key, header: header, seconds: seconds)
+      let kept = context.keep(key, header: header, seconds: unlock.seconds)
       try context.output.show(.object([("changed", .bool(true)), ("unlocked_until", AtRestContext.json(kept))])) {
-        "the passphrase is changed\n" + context.unlockedLine(kept, seconds: seconds)
+        "the passphrase is changed\n" + context.unlockedLine(kept, seconds: unlock.seconds)
       }
     }
   }

@@ -28,21 +28,17 @@ extension Vital {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var passphrase: DatabasePassphraseOptions
 
-    @Option(
-      name: .customLong("for"),
-      help: ArgumentHelp("How long it stays unlocked: 30m, 8h, 2d (at most 366d).", valueName: "duration"),
-      transform: UnlockDuration.parse)
-    var seconds = UnlockDuration.standard
+    @OptionGroup var unlock: UnlockForOptions
 
     func run() async throws {
       let context = try AtRestContext.open(global)
       let header = try context.sealedHeader()
       if let reason = context.keyring.unavailableReason { throw AtRestError.cannotKeepKey(reason: reason) }
       let key = try AtRestKeys.open(header, passphrase: try passphrase.current(environment: context.environment))
-      let kept = context.keep(key, header: header, seconds: seconds)
+      let kept = context.keep(key, header: header, seconds: unlock.seconds)
       if let reason = kept.reason { throw AtRestError.cannotKeepKey(reason: reason) }
       try context.output.show(.object([("unlocked", .bool(true)), ("until", AtRestContext.json(kept))])) {
-        context.unlockedLine(kept, seconds: seconds)
+        context.unlockedLine(kept, seconds: unlock.seconds)
       }
     }
   }
