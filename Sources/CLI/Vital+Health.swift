@@ -17,8 +17,8 @@ extension Vital {
         counts, as in the Health app. 'vital health sources' shows the ranking and changes it.
         """,
       subcommands: [
-        Import.self, Add.self, List.self, Show.self, Edit.self, Delete.self, Summary.self, Trend.self, Sources.self,
-        Export.self,
+        Import.self, Add.self, List.self, Show.self, Edit.self, Delete.self, Summary.self, Trend.self, Sleep.self,
+        Sources.self, Export.self,
       ])
   }
 }

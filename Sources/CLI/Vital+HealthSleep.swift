@@ -1,0 +1,102 @@
+import ArgumentParser
+import CLIApp
+import CLICore
+import Core
+import Foundation
+import Records
+import Storage
+
+extension Vital.HealthCommand {
+  struct Sleep: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "sleep", abstract: "Your nights: time in bed, asleep, each stage, awake.",
+      discussion: """
+        One row per night, on the day it ends; shorter sleeps that ended the same day are naps, \
+        counted apart. Each moment takes the stage its best-ranked source gives it ('vital health \
+        sources'): a watch's stages win over a phone app's "asleep", and samples that overlap \
+        count once. A night no source said anything of is "no data", never zero; one known only \
+        as "in bed" (older iPhones) has no stages.
+
+        Examples:
+          vital health sleep
+          vital health sleep --days 90 --json
+        """)
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The last N nights (default 14).") var days = 14
+
+    func validate() throws {
+      guard (1...3660).contains(days) else { throw ValidationError("--days must be from 1 to 3660") }
+    }
+
+    func run() async throws {
+      let app = try App(global)
+      let store = HealthStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
+      let nights = try store.sleep(days: days)
+      try app.output.show(.array(nights.map { Self.json($0.day, $0.night) })) {
+        Self.table(nights, calendar: app.calendar)
+      }
+    }
+
+    static func json(_ day: LocalDate, _ night: SleepNight?) -> JSON {
+      let seconds = { (value: Int?) in value.map { JSON.int($0) } ?? .null }
+      let time = { (date: Date?) in date.map { JSON.string(ISO8601.string(from: $0)) } ?? .null }
+      return .object([
+        ("date", .string(day.description)), ("bedtime", time(night?.bedtime)), ("wake", time(night?.wake)),
+        ("in_bed_s", seconds(night?.inBed)), ("asleep_s", seconds(night?.asleep)),
+        ("core_s", seconds(night.flatMap { $0.asleep == nil ? nil : $0.stages[.core, default: 0] })),
+        ("deep_s", seconds(night.flatMap { $0.asleep == nil ? nil : $0.stages[.deep, default: 0] })),
+        ("rem_s", seconds(night.flatMap { $0.asleep == nil ? nil : $0.stages[.rem, default: 0] })),
+        ("asleep_unstaged_s", seconds(night.flatMap { $0.asleep == nil ? nil : $0.stages[.asleep, default: 0] })),
+        ("awake_s", seconds(night.flatMap { $0.asleep == nil ? nil : $0.awake })),
+        ("awake_periods", seconds(night.flatMap { $0.asleep == nil ? nil : $0.awakePeriods })),
+        ("sources", .array((night?.sources ?? []).map(JSON.string))),
+        (
+          "naps",
+          .array(
+            (night?.naps ?? []).map { nap in
+              .object([
+                ("start", time(nap.start)), ("end", time(nap.end)), ("in_bed_s", .int(nap.inBed)),
+                ("asleep_s", seconds(nap.asleep)),
+              ])
+            })
+        ),
+      ])
+    }
+
+    /// `7h 36m`, `45m`.
+    static func duration(_ seconds: Int?) -> String {
+      guard let seconds else { return "–" }
+      let minutes = (seconds + 30) / 60
+      return minutes >= 60 ? "\(minutes / 60)h \(String(format: "%02d", minutes % 60))m" : "\(minutes)m"
+    }
+
+    static func table(_ nights: [(day: LocalDate, night: SleepNight?)], calendar: Calendar) -> String {
+      guard nights.contains(where: { $0.night != nil }) else {
+        return "No sleep in these \(nights.count) nights: 'vital health import' brings it from Apple Health."
+      }
+      let clock = { (date: Date) -> String in
+        let c = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", c.hour!, c.minute!)
+      }
+      let header = "night        bed    wake   in bed   asleep   core     deep     REM      awake       source"
+      let rows = nights.map { day, night -> String in
+        let label = HumanText.short(day).padding(toLength: 11, withPad: " ", startingAt: 0)
+        guard let night else { return label + "  –      –      no data" }
+        let cell = { (text: String) in text.padding(toLength: 7, withPad: " ", startingAt: 0) }
+        // Stages and waking are told only by sources that stage sleep (a watch, iOS 16 on).
+        let staged = [.core, .deep, .rem].contains { night.stages[$0, default: 0] > 0 }
+        let stage = { (state: SleepState) in cell(staged ? duration(night.stages[state, default: 0]) : "–") }
+        let awake = staged ? "\(duration(night.awake)) (\(night.awakePeriods)×)" : "–"
+        var line = "\(label)  \(clock(night.bedtime))  \(clock(night.wake))  \(cell(duration(night.inBed)))  "
+        line += "\(cell(duration(night.asleep)))  \(stage(.core))  \(stage(.deep))  \(stage(.rem))  "
+        line += awake.padding(toLength: 10, withPad: " ", startingAt: 0) + "  " + (night.sources.first ?? "")
+        if !night.naps.isEmpty {
+          line +=
+            "  + \(HumanText.count(night.naps.count, "nap")) (\(duration(night.naps.reduce(0) { $0 + ($1.asleep ?? $1.inBed) })))"
+        }
+        return line
+      }
+      return ([header] + rows).joined(separator: "\n")
+    }
+  }
+}

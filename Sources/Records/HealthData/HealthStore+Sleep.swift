@@ -1,0 +1,47 @@
+import Core
+import Foundation
+import Storage
+
+extension HealthStore {
+  /// The nights that ended on each of the `days` local days up to today, oldest first; nil for
+  /// a day nothing was said of (no data, never zero).
+  public func sleep(days: Int) throws -> [(day: LocalDate, night: SleepNight?)] {
+    let today = LocalDate(now, in: calendar)
+    let first = today.adding(days: -(days - 1))
+    // A night that ends on the first day began the day before; no sample lasts a day.
+    let from = first.start(in: calendar).addingTimeInterval(-2 * 86_400)
+    let through = today.adding(days: 1).start(in: calendar)
+    var samples: [SleepSample] = []
+    var names = Set<String>()
+    try db.forEachRow(
+      """
+      SELECT value, source, start, "end" FROM health_sample
+      WHERE account_id = ? AND type = ? AND start >= ? AND start < ?
+      """, account.id, SleepState.type, ISO8601.string(from: from), ISO8601.string(from: through)
+    ) { row in
+      let value = row[0]
+      let text: String? =
+        switch value {
+        case .text(let text): text
+        case .integer(let number): String(number)
+        default: nil
+        }
+      // A value this Vital does not know, or a record without dates, says nothing of sleep.
+      guard let text, let state = SleepState(healthValue: text), let start = ISO8601.date(from: try row.get(2)),
+        let end = ISO8601.date(from: try row.get(3))
+      else { return }
+      let source: String = (try? row.get(1, as: String?.self) ?? "") ?? ""
+      names.insert(source)
+      samples.append(SleepSample(state: state, source: source, start: start, end: end))
+    }
+    let known = try HealthTotals(db: db, accountID: account.id, now: now).sourceRows()
+    let ranking = Ranking(known + names.sorted().map { HealthSource(name: $0, kind: .init(device: nil, name: $0)) })
+    let nights = Dictionary(
+      SleepAnalysis.nights(samples, rank: ranking.rank, calendar: calendar).map { ($0.day, $0) },
+      uniquingKeysWith: { a, _ in a })
+    return (0..<days).map { offset in
+      let day = first.adding(days: offset)
+      return (day, nights[day])
+    }
+  }
+}
