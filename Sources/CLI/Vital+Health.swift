@@ -18,7 +18,7 @@ extension Vital {
         """,
       subcommands: [
         Import.self, Add.self, List.self, Show.self, Edit.self, Delete.self, Summary.self, Trend.self, Sleep.self,
-        Sources.self, Export.self,
+        Vitals.self, Sources.self, Export.self,
       ])
   }
 }
@@ -52,15 +52,19 @@ extension Vital.HealthCommand {
       let json = JSON.object([
         ("records", .int(summary.records)), ("inserted", .int(summary.inserted)),
         ("duplicates", .int(summary.duplicates)), ("updated", .int(summary.updated)),
-        ("in_correlations", .int(summary.inCorrelations)),
+        ("in_correlations", .int(summary.inCorrelations)), ("half_readings", .int(summary.halfReadings)),
         ("skipped", .int(summary.skipped)), ("invalid", .int(summary.invalid)),
         ("by_type", .object(summary.byType.sorted { $0.key < $1.key }.map { ($0.key, JSON.int($0.value)) })),
       ])
       try app.output.show(json) {
         "imported \(HumanText.count(summary.records, "record")): \(summary.inserted) new, \(summary.duplicates) already there"
           + (summary.updated > 0 ? ", \(summary.updated) activity days updated" : "")
-          + (summary.skipped > summary.invalid
-            ? ", \(summary.skipped - summary.invalid) skipped (no type or unreadable dates)" : "")
+          + (summary.skipped > summary.invalid + summary.halfReadings
+            ? ", \(summary.skipped - summary.invalid - summary.halfReadings) skipped (no type or unreadable dates)"
+            : "")
+          + (summary.halfReadings > 0
+            ? ", \(HumanText.count(summary.halfReadings, "blood pressure reading")) left out: systolic or diastolic missing"
+            : "")
           + (summary.invalid > 0
             ? ", \(summary.invalid) left out for values no health record holds (negative, infinite or absurdly large)"
             : "")

@@ -21,6 +21,8 @@ public final class AppleHealthImport {
     /// Activity summaries whose figures changed since the last import (a day exported while under way).
     public var updated = 0
     public var inCorrelations = 0
+    /// Blood pressure correlations without both halves: left out, never kept as half a reading.
+    public var halfReadings = 0
     /// Elements without a type or with dates that do not parse, and those whose values no rule
     /// lets in (`invalid`).
     public var skipped = 0
@@ -46,6 +48,7 @@ public final class AppleHealthImport {
   ]
   private var batchCount = 0
   private var correlationDepth = 0
+  private var correlation: CorrelationParts?
   private var sawRoot = false
   private var workout: WorkoutParts?
   private var stream: XMLStream?
@@ -209,11 +212,13 @@ public final class AppleHealthImport {
     if Bytes.equal(element, "Record") {
       if correlationDepth > 0 {
         summary.inCorrelations += 1
+        correlation?.add(record: attributes)
       } else {
         try record(attributes)
       }
     } else if Bytes.equal(element, "Correlation") {
       correlationDepth += 1
+      if correlationDepth == 1 { correlation = CorrelationParts(attributes) }
     } else if Bytes.equal(element, "Workout") {
       workout = WorkoutParts(attributes)
     } else if Bytes.equal(element, "WorkoutStatistics") {
@@ -226,6 +231,10 @@ public final class AppleHealthImport {
   private func end(_ element: UnsafePointer<UInt8>) throws {
     if Bytes.equal(element, "Correlation") {
       correlationDepth -= 1
+      if correlationDepth == 0, let parts = correlation {
+        correlation = nil
+        try add(correlation: parts)
+      }
     } else if Bytes.equal(element, "Workout"), let parts = workout {
       workout = nil
       try add(workout: parts)
@@ -277,6 +286,24 @@ public final class AppleHealthImport {
     try add(
       .healthSample, id: id,
       [.text(type), value, storedUnit.databaseValue, source.databaseValue, .text(startText), .text(endText)])
+  }
+
+  /// A blood pressure reading, as one sample; other correlations' halves are at the top level.
+  private func add(correlation c: CorrelationParts) throws {
+    guard c.isBloodPressure else { return }
+    summary.records += 1
+    guard let type = c.type, let start = c.start, let end = c.end ?? c.start, let reading = c.reading else {
+      summary.halfReadings += c.type != nil && c.start != nil ? 1 : 0
+      summary.skipped += 1
+      return
+    }
+    let value = reading.description
+    let (startText, endText) = (ISO8601.string(from: start), ISO8601.string(from: end))
+    let id = Self.id("hs", start, [type, c.source ?? "", startText, endText, value, BloodPressure.unit])
+    summary.byType[type, default: 0] += 1
+    try add(
+      .healthSample, id: id,
+      [.text(type), .text(value), .text(BloodPressure.unit), c.source.databaseValue, .text(startText), .text(endText)])
   }
 
   private func add(workout w: WorkoutParts) throws {

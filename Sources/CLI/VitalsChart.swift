@@ -1,0 +1,52 @@
+import Records
+
+/// A vital's trend as text: a row per period with its readings' count, lowest, average and
+/// highest, and that range drawn on one scale for all rows (`●` the average); blood pressure
+/// draws its systolic and diastolic ranges on the same line.
+struct VitalsChart {
+  let kind: VitalKind
+  let rows: [HealthStore.VitalsRow]
+  let width: Int
+
+  var text: String {
+    let stats = rows.flatMap { [$0.value, $0.diastolic].compactMap { $0 } }
+    guard !stats.isEmpty else {
+      return "No \(kind.label) in these \(rows.count) periods: 'vital health import' brings it from Apple Health."
+    }
+    let low = stats.map(\.minimum).min()!
+    let high = stats.map(\.maximum).max()!
+    let columns = max(10, min(60, width - 52))
+    let header = "period      readings      low      avg     high  \(kind.unit)"
+    return ([header] + rows.map { row in line(row, low: low, high: high, columns: columns) }).joined(separator: "\n")
+  }
+
+  func line(_ row: HealthStore.VitalsRow, low: Double, high: Double, columns: Int) -> String {
+    let label = row.label.padding(toLength: 10, withPad: " ", startingAt: 0)
+    guard let value = row.value else { return label + "  no data" }
+    let cell = { (text: String) in String(repeating: " ", count: max(0, 9 - text.count)) + text }
+    let figures =
+      cell(Self.number(value.minimum, row.diastolic?.minimum, kind))
+      + cell(Self.number(value.average, row.diastolic?.average, kind))
+      + cell(Self.number(value.maximum, row.diastolic?.maximum, kind))
+    var bar = Array(repeating: Character(" "), count: columns)
+    let position = { (v: Double) in high > low ? Int(((v - low) / (high - low) * Double(columns - 1)).rounded()) : 0 }
+    for range in [row.value, row.diastolic].compactMap({ $0 }) {
+      for i in position(range.minimum)...position(range.maximum) { bar[i] = "─" }
+      bar[position(range.average)] = "●"
+    }
+    let count = String(value.count)
+    return label + String(repeating: " ", count: max(0, 10 - count.count)) + count + " " + figures + "  |"
+      + String(bar) + "|"
+  }
+
+  /// `72`, `63.4`, `128/82`: whole numbers where a tenth means nothing to the reader.
+  static func number(_ value: Double, _ diastolic: Double?, _ kind: VitalKind) -> String {
+    let one = { (v: Double) -> String in
+      switch kind {
+      case .weight, .hrv: return String(format: "%.1f", v)
+      default: return String(Int(v.rounded()))
+      }
+    }
+    return diastolic.map { "\(one(value))/\(one($0))" } ?? one(value)
+  }
+}

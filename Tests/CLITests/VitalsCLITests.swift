@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// `vital health vitals` through the real binary, against each day's figures the generator
+/// works out itself: heart rate, resting heart rate, HRV, oxygen as a fraction, respiratory rate,
+/// weight in kg and lb, blood pressure correlations (one of them missing its second half), over
+/// the day the clocks go back.
+@Suite struct VitalsCLITests {
+  let vital: VitalHome
+
+  init() throws {
+    vital = try VitalHome()
+    vital.environment["VITAL_NOW"] = "2026-10-28T20:00:00Z"
+    let run = try vital.run(
+      ["account", "register", "--email", "pulse@example.org", "--password-stdin"],
+      stdin: "lilac harbour 1987 teaspoon\n")
+    try #require(run.status == 0, "\(run.stderr)")
+  }
+
+  static func close(_ a: Any?, _ b: Any?) -> Bool {
+    guard let x = (a as? NSNumber)?.doubleValue, let y = (b as? NSNumber)?.doubleValue else { return false }
+    return abs(x - y) <= 0.051
+  }
+
+  @Test func eachDaysFiguresAreTheGeneratorsInOneUnit() throws {
+    let file = vital.root + "/vitals.xml"
+    let expectedFile = vital.root + "/vitals.json"
+    try HealthTotalsCLITests.generate(
+      file,
+      ["--sources", "watch,phone", "--start", "2026-10-24", "--days", "4", "--vitals", "--expected", expectedFile])
+    let imported = try vital.run(["health", "import", file, "--json"])
+    try #require(imported.status == 0, "\(imported.stderr)")
+    #expect(imported.object?["half_readings"] as? Int == 1, "the correlation without its diastolic half")
+    let text = try vital.run(["health", "import", file])
+    #expect(text.stdout.contains("1 blood pressure reading left out: systolic or diastolic missing"), "\(text.stdout)")
+    let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: expectedFile)))
+    let expected = try #require((document as? [String: Any])?["vitals"] as? [String: [String: [String: Any]]])
+    #expect(expected.count == 7, "every kind was generated")
+    var compared = 0
+    for (kind, days) in expected {
+      let run = try vital.run(["health", "vitals", "--type", kind, "--days", "6", "--json"])
+      try #require(run.status == 0, "\(run.stderr)")
+      let rows = try #require(run.json as? [[String: Any]])
+      for row in rows {
+        let day = try #require(row["period"] as? String)
+        guard let want = days[day] else {
+          #expect(row["count"] as? Int == 0 && row["avg"] is NSNull, "\(kind) \(day): no data, not zero")
+          continue
+        }
+        #expect(row["count"] as? Int == want["count"] as? Int, "\(kind) \(day) count")
+        for field in ["min", "avg", "max"] {
+          #expect(
+            Self.close(row[field], want[field]), "\(kind) \(day) \(field): \(row[field] ?? "-") ≠ \(want[field] ?? "-")"
+          )
+        }
+        if let diastolic = want["diastolic"] as? [String: Any] {
+          let got = try #require(row["diastolic"] as? [String: Any], "\(kind) \(day) diastolic")
+          #expect(Self.close(got["avg"], diastolic["avg"]) && got["count"] as? Int == diastolic["count"] as? Int)
+        }
+        compared += 1
+      }
+    }
+    #expect(compared == 7 * 4)
+
+    let overview = try vital.run(["health", "vitals", "--json"])
+    let kinds = (overview.json as? [[String: Any]])?.compactMap { $0["type"] as? String }
+    #expect(Set(kinds ?? []) == Set(expected.keys), "\(overview.stdout)")
+    let bp = try vital.run(["health", "vitals", "--type", "bp"])
+    #expect(bp.stdout.contains("mmHg") && bp.stdout.contains("/"), "\(bp.stdout)")
+  }
+
+  @Test func refusalsAndNoDataSayWhatToDo() throws {
+    let none = try vital.run(["health", "vitals"])
+    #expect(none.status == 0 && none.stdout.contains("No vitals yet"))
+    let unknown = try vital.run(["health", "vitals", "--type", "cholesterol"])
+    #expect(unknown.status == 64, "\(unknown.stderr)")
+    let alone = try vital.run(["health", "vitals", "--days", "3"])
+    #expect(alone.status == 64 && alone.stderr.contains("go with --type"))
+  }
+}
