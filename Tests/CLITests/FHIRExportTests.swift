@@ -231,4 +231,41 @@ import Testing
     #expect(vitals(second) == vitals(first) && vitals(first) == 3)
     #expect(try FileManager.default.contentsOfDirectory(atPath: spool).isEmpty, "the copy is gone")
   }
+
+  /// Sleep, resting heart rate, HRV, oxygen and blood pressure readings from a generated export:
+  /// each with its LOINC code and unit, read by the R4B models; a reading per correlation (the
+  /// one missing a half is not one), a night per night `vital health sleep` tells.
+  @Test func sleepAndVitalsAreObservationsWithTheirCodes() throws {
+    let home = try VitalHome()
+    home.environment["VITAL_NOW"] = "2026-10-28T20:00:00Z"
+    try ExportImportTests.register(home, "body@example.org")
+    let file = home.root + "/body.xml"
+    try HealthTotalsCLITests.generate(
+      file, ["--sources", "watch,phone", "--start", "2026-10-24", "--days", "4", "--vitals", "--sleep"])
+    #expect(try home.run(["health", "import", file]).status == 0)
+    let path = home.root + "/body-fhir.json"
+    #expect(try home.run(["export", "--format", "fhir", "--out", path]).status == 0)
+    let checked = try #require(
+      try JSONSerialization.jsonObject(with: runChecker("check-fhir", [path])) as? [String: Any])
+    let codes = try #require(checked["codes"] as? [String: Any])
+    for (code, unit) in ["40443-4": "/min", "80404-7": "ms", "59408-5": "%", "93832-4": "min"] {
+      #expect(codes[code] as? String == unit, "\(code): \(codes[code] ?? "missing")")
+    }
+    let bundle = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    let observations = ((bundle["entry"] as? [[String: Any]]) ?? []).compactMap { $0["resource"] as? [String: Any] }
+      .filter { $0["resourceType"] as? String == "Observation" }
+    func count(_ code: String) -> Int {
+      observations.filter {
+        ((($0["code"] as? [String: Any])?["coding"] as? [[String: Any]])?.first?["code"] as? String) == code
+      }
+      .count
+    }
+    let nights = try #require(try home.run(["health", "sleep", "--days", "10", "--json"]).json as? [[String: Any]])
+    #expect(count("93832-4") == nights.filter { !($0["asleep_s"] is NSNull) }.count)
+    let readings = try #require(
+      try home.run(["health", "vitals", "--type", "bp", "--days", "10", "--json"]).json as? [[String: Any]])
+    #expect(count("85354-9") == readings.reduce(0) { $0 + ($1["count"] as? Int ?? 0) })
+    #expect(count("85354-9") == 7, "two readings a day for four days, one of them missing a half")
+  }
 }

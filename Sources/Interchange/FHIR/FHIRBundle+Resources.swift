@@ -147,6 +147,17 @@ extension FHIRBundle {
             quantity(rate, unit: "beats/minute", code: "/min"))
         ))
     }
+    for (key, value, code, text, unit, ucum) in [
+      (
+        "resting-heart-rate", day.restingHeartRate, FHIRCodes.restingHeartRate, "Resting heart rate", "beats/minute",
+        "/min"
+      ),
+      ("hrv", day.heartRateVariability, FHIRCodes.heartRateVariability, "Heart rate variability (SDNN)", "ms", "ms"),
+      ("spo2", day.oxygenSaturation, FHIRCodes.oxygenSaturation, "Blood oxygen (mean of the day)", "%", "%"),
+    ] {
+      guard let value else { continue }
+      out.append((key, observation(signs, code, text: text, quantity(value, unit: unit, code: ucum))))
+    }
     return out
   }
 }

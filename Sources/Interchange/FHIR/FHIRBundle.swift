@@ -38,6 +38,15 @@ public enum FHIRBundle {
         add(id, [("resourceType", .string("Observation")), ("id", .string(id))] + resource)
       }
     }
+    for reading in records.bloodPressures where reading.diastolic != nil {
+      let id = uuid("blood-pressure", "\(Int64(reading.at.timeIntervalSince1970))/\(reading.source)")
+      add(
+        id, [("resourceType", .string("Observation")), ("id", .string(id))] + bloodPressure(reading, subject: subject))
+    }
+    for night in records.nights {
+      let id = uuid("sleep", night.day.description)
+      add(id, [("resourceType", .string("Observation")), ("id", .string(id))] + sleep(night, subject: subject))
+    }
     var medicationIDs: [String: String] = [:]
     for m in records.medications {
       let medication = uuid("medication", m.id)

@@ -35,5 +35,11 @@ public enum FHIRCodes {
   static let steps = (code: "41950-7", display: "Number of steps in 24 hour Measured")
   static let distance = (code: "41953-1", display: "Walking distance 24 hour Calculated")
   static let bodyWeight = (code: "29463-7", display: "Body weight")
+  static let restingHeartRate = (code: "40443-4", display: "Heart rate --resting")
+  static let heartRateVariability = (
+    code: "80404-7", display: "R-R interval.standard deviation (Heart rate variability)"
+  )
+  static let oxygenSaturation = (code: "59408-5", display: "Oxygen saturation in Arterial blood by Pulse oximetry")
+  static let sleepDuration = (code: "93832-4", display: "Sleep duration")
   static let menstrualPeriod = (code: "menstrual-period", display: "Menstrual period (days of flow)")
 }

@@ -15,6 +15,9 @@ public struct FHIRRecords: Sendable {
   public var medications: [Medication] = []
   public var doses: [Dose] = []
   public var days: [DailyTotals] = []
+  /// Each blood pressure reading (Apple Health's correlations), and each night's sleep.
+  public var bloodPressures: [HealthStore.VitalReading] = []
+  public var nights: [SleepNight] = []
   /// Each day's measures start and end at the local midnights of this zone.
   public var calendar: Calendar
 
@@ -26,6 +29,9 @@ public struct FHIRRecords: Sendable {
     public var distanceMetres: Double?
     public var weightKg: Double?
     public var heartRate: Double?
+    public var restingHeartRate: Double?
+    public var heartRateVariability: Double?
+    public var oxygenSaturation: Double?
 
     public init(
       day: LocalDate, steps: Double? = nil, distanceMetres: Double? = nil, weightKg: Double? = nil,
@@ -66,6 +72,9 @@ public struct FHIRRecords: Sendable {
     records.medications = try meds.list().sorted { ($0.name, $0.id) < ($1.name, $1.id) }
     records.doses = try meds.history().filter { $0.scheduledAt >= from && $0.status != .pending }
     records.days = try dailyTotals(db: db, account: account, now: now, calendar: calendar, since: since)
+    let health = HealthStore(scope)
+    records.bloodPressures = try health.vitalReadings(.bloodPressure, from: from, to: now)
+    records.nights = try health.sleepNights(from: since?.start(in: calendar), through: LocalDate(now, in: calendar))
     return records
   }
 
@@ -93,23 +102,19 @@ public struct FHIRRecords: Sendable {
         }
       }
     }
-    let from = since.map { ISO8601.string(from: $0.start(in: calendar).addingTimeInterval(-86_400)) } ?? ""
-    for (type, keyPath, scale) in [
-      (HealthType.bodyMass, \DailyTotals.weightKg, HealthType.kilograms),
-      (HealthType.heartRate, \DailyTotals.heartRate, ["count/min": 1.0]),
+    // The means of the day's measurements, read in one unit each (`VitalKind`).
+    let health = HealthStore(db: db, account: account, now: now, calendar: calendar)
+    let from = since?.start(in: calendar) ?? .distantPast
+    for (kind, keyPath) in [
+      (VitalKind.weight, \DailyTotals.weightKg), (.heartRate, \DailyTotals.heartRate),
+      (.restingHeartRate, \DailyTotals.restingHeartRate), (.hrv, \DailyTotals.heartRateVariability),
+      (.spo2, \DailyTotals.oxygenSaturation),
     ] {
       var sums: [LocalDate: (Double, Int)] = [:]
-      try db.forEachRow(
-        "SELECT start, value, unit FROM health_sample WHERE account_id = ? AND type = ? AND start >= ?", account.id,
-        type, from
-      ) { row in
-        guard let start = ISO8601.date(from: try row.get(0, as: String.self)),
-          let value = try row.get(1, as: Double?.self), let factor = scale[(try row.get(2, as: String?.self)) ?? ""]
-        else { return }
-        let day = LocalDate(start, in: calendar)
-        guard since.map({ day >= $0 }) ?? true else { return }
+      for reading in try health.vitalReadings(kind, from: from, to: now) {
+        let day = LocalDate(reading.at, in: calendar)
         let (sum, n) = sums[day] ?? (0, 0)
-        sums[day] = (sum + value * factor, n + 1)
+        sums[day] = (sum + reading.value, n + 1)
       }
       for (day, (sum, n)) in sums {
         days[day, default: DailyTotals(day: day)][keyPath: keyPath] = (sum / Double(n) * 10).rounded() / 10

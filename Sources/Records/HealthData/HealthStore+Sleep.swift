@@ -8,20 +8,31 @@ extension HealthStore {
   public func sleep(days: Int) throws -> [(day: LocalDate, night: SleepNight?)] {
     let today = LocalDate(now, in: calendar)
     let first = today.adding(days: -(days - 1))
+    let nights = Dictionary(
+      try sleepNights(from: first.start(in: calendar), through: today).map { ($0.day, $0) },
+      uniquingKeysWith: { a, _ in a })
+    return (0..<days).map { offset in
+      let day = first.adding(days: offset)
+      return (day, nights[day])
+    }
+  }
+
+  /// Every night that ended from the day of `from` through `through`, oldest first; `nil`
+  /// reaches back to the first sample.
+  public func sleepNights(from: Date?, through: LocalDate) throws -> [SleepNight] {
     // A night that ends on the first day began the day before; no sample lasts a day.
-    let from = first.start(in: calendar).addingTimeInterval(-2 * 86_400)
-    let through = today.adding(days: 1).start(in: calendar)
+    let earliest = from.map { ISO8601.string(from: $0.addingTimeInterval(-2 * 86_400)) } ?? ""
+    let end = ISO8601.string(from: through.adding(days: 1).start(in: calendar))
     var samples: [SleepSample] = []
     var names = Set<String>()
     try db.forEachRow(
       """
       SELECT value, source, start, "end" FROM health_sample
       WHERE account_id = ? AND type = ? AND start >= ? AND start < ?
-      """, account.id, SleepState.type, ISO8601.string(from: from), ISO8601.string(from: through)
+      """, account.id, SleepState.type, earliest, end
     ) { row in
-      let value = row[0]
       let text: String? =
-        switch value {
+        switch row[0] {
         case .text(let text): text
         case .integer(let number): String(number)
         default: nil
@@ -30,18 +41,15 @@ extension HealthStore {
       guard let text, let state = SleepState(healthValue: text), let start = ISO8601.date(from: try row.get(2)),
         let end = ISO8601.date(from: try row.get(3))
       else { return }
-      let source: String = (try? row.get(1, as: String?.self) ?? "") ?? ""
+      let source = (try row.get(1, as: String?.self)) ?? ""
       names.insert(source)
       samples.append(SleepSample(state: state, source: source, start: start, end: end))
     }
     let known = try HealthTotals(db: db, accountID: account.id, now: now).sourceRows()
     let ranking = Ranking(known + names.sorted().map { HealthSource(name: $0, kind: .init(device: nil, name: $0)) })
-    let nights = Dictionary(
-      SleepAnalysis.nights(samples, rank: ranking.rank, calendar: calendar).map { ($0.day, $0) },
-      uniquingKeysWith: { a, _ in a })
-    return (0..<days).map { offset in
-      let day = first.adding(days: offset)
-      return (day, nights[day])
+    let first = from.map { LocalDate($0, in: calendar) }
+    return SleepAnalysis.nights(samples, rank: ranking.rank, calendar: calendar).filter { night in
+      night.day <= through && (first.map { night.day >= $0 } ?? true)
     }
   }
 }
