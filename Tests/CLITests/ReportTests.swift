@@ -69,6 +69,10 @@ import Testing
 
   @Test func aYearOfRecordsDrawsEveryChartWithNoConsoleErrorAndPrintsToTheSamePages() throws {
     try fillAYear()
+    let body = vital.root + "/body.xml"
+    try HealthTotalsCLITests.generate(
+      body, ["--sources", "watch,phone", "--start", "2026-11-01", "--days", "10", "--vitals", "--sleep"])
+    try ok(["health", "import", body])
     let page = vital.root + "/report.html"
     try ok(["report", "--out", page])
     let html = try String(contentsOfFile: page, encoding: .utf8)
@@ -80,7 +84,10 @@ import Testing
     #expect((seen["console"] as? [Any])?.isEmpty == true, "\(seen["console"] ?? "")")
     #expect((seen["requests"] as? [Any])?.isEmpty == true, "self-contained: \(seen["requests"] ?? "")")
     let charts = try #require(seen["charts"] as? [String: [String: Any]])
-    #expect(Set(charts.keys) == ["donations", "cycles", "adherence", "steps"])
+    #expect(
+      Set(charts.keys) == [
+        "donations", "cycles", "adherence", "steps", "sleep", "weight", "resting-heart-rate", "blood-pressure",
+      ])
     for (name, chart) in charts {
       #expect((chart["shapes"] as? Int ?? 0) > 0, "\(name) draws something")
       #expect((chart["width"] as? Double ?? 0) > 300 && (chart["height"] as? Double ?? 0) > 100, "\(name): \(chart)")
@@ -167,13 +174,35 @@ import Testing
     #expect((seen["console"] as? [Any])?.isEmpty == true)
     #expect((seen["charts"] as? [String: Any])?.isEmpty == true)
     let sections = try #require(seen["sections"] as? [String: [String: Any]])
-    for id in ["donations", "cycle", "medications", "steps", "places"] {
+    for id in ["donations", "cycle", "medications", "steps", "body", "places"] {
       #expect(sections[id]?["empty"] as? Bool == true, "\(id) says it has nothing")
     }
     #expect(seen["pages"] as? Int == 1)
     let pdf = vital.root + "/empty.pdf"
     try ok(["report", "--pdf", "--out", pdf])
     #expect(try Self.pdfPages(pdf) == 1)
+  }
+
+  /// Sleep per night, weight, resting heart rate and blood pressure from a generated export, as
+  /// charts a browser draws with no error, each mark titled.
+  @Test func sleepAndVitalsAreCharts() throws {
+    let export = vital.root + "/body.xml"
+    try HealthTotalsCLITests.generate(
+      export, ["--sources", "watch,phone", "--start", "2026-10-20", "--days", "33", "--vitals", "--sleep"])
+    try ok(["health", "import", export])
+    let page = vital.root + "/body.html"
+    try ok(["report", "--out", page])
+    let seen = try check(page)
+    #expect((seen["console"] as? [Any])?.isEmpty == true)
+    let charts = try #require(seen["charts"] as? [String: [String: Any]])
+    let nights = try #require(try vital.run(["health", "sleep", "--days", "30", "--json"]).json as? [[String: Any]])
+    let slept = nights.filter { !($0["asleep_s"] is NSNull) }.count
+    #expect(charts["sleep"]?["shapes"] as? Int == slept, "a bar asleep per night that has sleep")
+    for name in ["weight", "resting-heart-rate", "blood-pressure"] {
+      #expect((charts[name]?["shapes"] as? Int ?? 0) > 20, "\(name): \(charts[name] ?? [:])")
+    }
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(html.contains("nights with sleep recorded") && html.contains("mmHg"))
   }
 
   @Test func badOptionsAndAMissingBrowserAreRefusedWithNothingWritten() throws {

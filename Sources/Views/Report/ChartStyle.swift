@@ -8,6 +8,9 @@ public enum ChartStyle {
     svg .axis-label { font-size: 10px; fill: #222; }
     svg .bar { fill: #7d9cc4; }
     svg .bar.met { fill: #3b8f5a; }
+    svg .inbed { fill: #d5deea; }
+    svg .range { stroke: #7d9cc4; stroke-width: 2; }
+    svg .low { fill: #fff; stroke: #2f5d8f; stroke-width: 1.5; }
     svg .nodata { fill: #bbb; }
     svg .goal, svg .marker { stroke: #b03030; stroke-width: 1.2; stroke-dasharray: 4 3; fill: none; }
     svg .average { stroke: #333; stroke-width: 1; stroke-dasharray: 2 2; }
@@ -33,6 +36,9 @@ public enum ChartStyle {
     svg .grid { stroke: #2c2f33; }
     svg .bar { fill: #5f82b0; }
     svg .bar.met { fill: #4fa86d; }
+    svg .inbed { fill: #2f3b4a; }
+    svg .range { stroke: #5f82b0; }
+    svg .low { fill: #16181b; stroke: #8fb6e8; }
     svg .goal, svg .marker, svg .trend { stroke: #ff7b72; }
     svg .marker-label { fill: #ff7b72; }
     svg .average { stroke: #c9ccd0; }

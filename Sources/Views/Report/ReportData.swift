@@ -30,6 +30,12 @@ public struct ReportData: Sendable {
   public var steps: [(day: LocalDate, steps: Double)] = []
   public var stepsGoal: Double?
   public var places: [Place] = []
+  /// The last 30 nights up to `to` (nil where nothing was said of one), and the window's daily
+  /// means of weight and resting heart rate and its blood pressure readings.
+  public var nights: [(day: LocalDate, night: SleepNight?)] = []
+  public var weight: [(day: LocalDate, value: Double)] = []
+  public var restingHeartRate: [(day: LocalDate, value: Double)] = []
+  public var bloodPressure: [(day: LocalDate, systolic: Double, diastolic: Double)] = []
 
   public struct MedicationRow: Equatable, Sendable {
     public var name: String
@@ -124,6 +130,7 @@ public struct ReportData: Sendable {
     }.filter { $0.steps > 0 }.sorted { $0.day < $1.day }
     data.stepsGoal = try GoalStore(scope).list()
       .filter { $0.kind == .steps }.map(\.target).min()
+    try data.loadBody(HealthStore(scope), start: start, end: end)
 
     let areas = AreaStore(db: db, account: account, now: now)
     let scale = try areas.scale()

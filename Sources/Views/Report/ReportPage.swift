@@ -13,7 +13,7 @@ public enum ReportPage {
     let who = [p.name, p.surname].compactMap { $0 }.joined(separator: " ")
     let human = HumanText(now: generated, calendar: data.calendar)
     let sections = [
-      profile(data), donations(data), cycle(data), medications(data), steps(data), places(data),
+      profile(data), donations(data), cycle(data), medications(data), steps(data), body(data), places(data),
     ]
     let named = who.isEmpty ? "" : escaped(who) + " · "
     let window = "\(HumanText.date(data.from)) to \(HumanText.date(data.to))"
@@ -144,6 +144,20 @@ public enum ReportPage {
       "steps", "Steps",
       ReportCharts.steps(data).map(\.svg)
         ?? empty("No steps recorded between \(HumanText.date(data.from)) and \(HumanText.date(data.to))."))
+  }
+
+  /// Sleep and the measurements a doctor asks after: weight, resting heart rate, blood pressure.
+  static func body(_ data: ReportData) -> String {
+    let charts = [
+      ReportCharts.sleep(data), ReportCharts.vital(.weight, data.weight),
+      ReportCharts.vital(.restingHeartRate, data.restingHeartRate), ReportCharts.bloodPressure(data.bloodPressure),
+    ].compactMap { $0?.svg }
+    let window = "between \(HumanText.date(data.from)) and \(HumanText.date(data.to))"
+    return section(
+      "body", "Sleep and vitals",
+      charts.isEmpty
+        ? empty("No sleep, weight, resting heart rate or blood pressure recorded \(window).")
+        : charts.joined(separator: "\n"))
   }
 
   static func places(_ data: ReportData) -> String {

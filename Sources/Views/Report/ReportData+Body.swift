@@ -1,0 +1,28 @@
+import Core
+import Foundation
+import Records
+
+extension ReportData {
+  /// Sleep, weight, resting heart rate and blood pressure, as `vital health sleep` and `vital
+  /// health vitals` read them.
+  mutating func loadBody(_ health: HealthStore, start: Date, end: Date) throws {
+    let nights = Dictionary(
+      try health.sleepNights(from: to.adding(days: -29).start(in: calendar), through: to).map { ($0.day, $0) },
+      uniquingKeysWith: { a, _ in a })
+    self.nights = (0..<30).map { to.adding(days: $0 - 29) }.map { ($0, nights[$0]) }
+    func means(_ kind: VitalKind) throws -> [(day: LocalDate, value: Double)] {
+      var sums: [LocalDate: (Double, Int)] = [:]
+      for reading in try health.vitalReadings(kind, from: start, to: end) {
+        let day = LocalDate(reading.at, in: calendar)
+        let (sum, n) = sums[day] ?? (0, 0)
+        sums[day] = (sum + reading.value, n + 1)
+      }
+      return sums.map { ($0.key, $0.value.0 / Double($0.value.1)) }.sorted { $0.day < $1.day }
+    }
+    weight = try means(.weight)
+    restingHeartRate = try means(.restingHeartRate)
+    bloodPressure = try health.vitalReadings(.bloodPressure, from: start, to: end).compactMap { reading in
+      reading.diastolic.map { (LocalDate(reading.at, in: calendar), reading.value, $0) }
+    }
+  }
+}
