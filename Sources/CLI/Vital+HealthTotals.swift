@@ -84,29 +84,13 @@ extension Vital.HealthCommand {
         """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "steps, distance, energy or exercise.") var type: HealthTotals.Measure
-    @Option(help: "The last N days (default 14).") var days: Int?
-    @Option(help: "The last N weeks (Monday to Sunday).") var weeks: Int?
-    @Option(help: "The last N calendar months.") var months: Int?
+    @OptionGroup var periods: PeriodOptions
     @Option(help: "A daily goal to compare with, with its unit: 8000, 5km, 500kcal, 30min.") var goal: String?
-
-    func validate() throws {
-      let given = [days, weeks, months].compactMap { $0 }
-      guard given.count <= 1 else { throw ValidationError("give one of --days, --weeks or --months") }
-      if let n = days, !(1...3660).contains(n) { throw ValidationError("--days must be from 1 to 3660") }
-      if let n = weeks, !(1...520).contains(n) { throw ValidationError("--weeks must be from 1 to 520") }
-      if let n = months, !(1...120).contains(n) { throw ValidationError("--months must be from 1 to 120") }
-    }
-
-    var period: Records.Trend.Period {
-      if let weeks { return .weeks(weeks) }
-      if let months { return .months(months) }
-      return .days(days ?? 14)
-    }
 
     func run() async throws {
       let c = try GoalsContext(global)
       let trend = try c.store.trend(
-        type, period, today: c.app.today, goal: try goal.map { try type.amount($0, option: "--goal") })
+        type, periods.period, today: c.app.today, goal: try goal.map { try type.amount($0, option: "--goal") })
       let json = JSON.array(
         trend.rows.map { row in
           .object([

@@ -33,30 +33,17 @@ extension Vital.HealthCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: "heart-rate, resting-heart-rate, hrv, weight, blood-pressure, spo2 or respiratory-rate.")
     var type: VitalKind?
-    @Option(help: "The last N days (default 14).") var days: Int?
-    @Option(help: "The last N weeks (Monday to Sunday).") var weeks: Int?
-    @Option(help: "The last N calendar months.") var months: Int?
+    @OptionGroup var periods: PeriodOptions
 
     func validate() throws {
-      let given = [days, weeks, months].compactMap { $0 }
-      guard given.count <= 1 else { throw ValidationError("give one of --days, --weeks or --months") }
-      if type == nil && !given.isEmpty { throw ValidationError("--days, --weeks and --months go with --type") }
-      if let n = days, !(1...3660).contains(n) { throw ValidationError("--days must be from 1 to 3660") }
-      if let n = weeks, !(1...520).contains(n) { throw ValidationError("--weeks must be from 1 to 520") }
-      if let n = months, !(1...120).contains(n) { throw ValidationError("--months must be from 1 to 120") }
-    }
-
-    var period: Records.Trend.Period {
-      if let weeks { return .weeks(weeks) }
-      if let months { return .months(months) }
-      return .days(days ?? 14)
+      if type == nil && periods.given { throw ValidationError("--days, --weeks and --months go with --type") }
     }
 
     func run() async throws {
       let app = try App(global)
       let store = HealthStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
       guard let type else { return try overview(app, store) }
-      let rows = try store.vitals(type, period)
+      let rows = try store.vitals(type, periods.period)
       try app.output.show(.array(rows.map { Self.json($0, type) })) {
         VitalsChart(kind: type, rows: rows, width: Output.width).text
       }

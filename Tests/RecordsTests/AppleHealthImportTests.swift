@@ -81,9 +81,15 @@ import Testing
       </HealthData>
       """
     let summary = try importer().run(path: file("export.xml", xml))
-    #expect(summary.records == 2)
+    // The halves at the top level, and the correlation itself as one reading (issue 44): the
+    // halves inside it are not counted again.
+    #expect(summary.records == 3)
     #expect(summary.inCorrelations == 2)
-    #expect(try count("health_sample") == 2)
+    #expect(try count("health_sample") == 3)
+    #expect(
+      try t.db.scalar(
+        String.self, "SELECT value FROM health_sample WHERE type = 'HKCorrelationTypeIdentifierBloodPressure'")
+        == "120/80")
   }
 
   @Test func aTruncatedFileKeepsWhatCameBeforeAndSaysWhere() throws {

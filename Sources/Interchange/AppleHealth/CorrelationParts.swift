@@ -14,8 +14,7 @@ struct CorrelationParts {
   var diastolic: Double?
 
   init(_ attributes: XMLStream.Attributes) {
-    var values: [String: String] = [:]
-    attributes.forEach { key, value in values[String(cString: key)] = String(cString: value) }
+    let values = attributes.values
     type = values["type"]
     source = values["sourceName"]
     start = values["startDate"].flatMap(HealthDate.parse)
@@ -25,8 +24,7 @@ struct CorrelationParts {
   var isBloodPressure: Bool { type == BloodPressure.correlationType }
 
   mutating func add(record attributes: XMLStream.Attributes) {
-    var values: [String: String] = [:]
-    attributes.forEach { key, value in values[String(cString: key)] = String(cString: value) }
+    let values = attributes.values
     guard let value = values["value"].flatMap(Double.init), value.isFinite,
       (values["unit"] ?? "mmHg") == "mmHg"
     else { return }

@@ -14,8 +14,7 @@ struct WorkoutParts {
   var energyKcal: Double?
 
   init(_ attributes: XMLStream.Attributes) {
-    var values: [String: String] = [:]
-    attributes.forEach { key, value in values[String(cString: key)] = String(cString: value) }
+    let values = attributes.values
     type = values["workoutActivityType"]
     source = values["sourceName"]
     start = values["startDate"].flatMap(HealthDate.parse)
@@ -36,8 +35,7 @@ struct WorkoutParts {
   }
 
   mutating func addStatistics(_ attributes: XMLStream.Attributes) {
-    var values: [String: String] = [:]
-    attributes.forEach { key, value in values[String(cString: key)] = String(cString: value) }
+    let values = attributes.values
     guard let type = values["type"], let sum = values["sum"].flatMap(Double.init) else { return }
     let unit = values["unit"] ?? ""
     if type.hasPrefix("HKQuantityTypeIdentifierDistance"), distanceMetres == nil, let f = HealthType.metres[unit] {

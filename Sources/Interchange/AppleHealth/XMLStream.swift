@@ -9,6 +9,14 @@ final class XMLStream {
   struct Attributes {
     let raw: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
 
+    /// Every name with its value, as strings: for the rare elements (a workout, a correlation),
+    /// not the millions of records.
+    var values: [String: String] {
+      var values: [String: String] = [:]
+      forEach { key, value in values[String(cString: key)] = String(cString: value) }
+      return values
+    }
+
     /// Calls `body` with each name and value (NUL-terminated UTF-8, valid during the call only).
     func forEach(_ body: (UnsafePointer<UInt8>, UnsafePointer<UInt8>) -> Void) {
       guard var p = raw else { return }
