@@ -462,3 +462,17 @@ CREATE TABLE sync_refused (
   at TEXT NOT NULL,
   PRIMARY KEY (account_id, dataset, row_id)
 ) STRICT, WITHOUT ROWID;
+
+CREATE TABLE workout_route (
+  -- A workout's route in parts of at most 10,000 points (`ms,lat,lon,ele` lines).
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  workout_id TEXT NOT NULL,
+  part INTEGER NOT NULL,
+  start TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  ascent_m REAL,
+  points TEXT NOT NULL,
+  PRIMARY KEY (account_id, id)
+) STRICT;
+CREATE INDEX workout_route_workout ON workout_route(account_id, workout_id, part);

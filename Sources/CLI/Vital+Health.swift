@@ -18,7 +18,7 @@ extension Vital {
         """,
       subcommands: [
         Import.self, Add.self, List.self, Show.self, Edit.self, Delete.self, Summary.self, Trend.self, Sleep.self,
-        Vitals.self, Sources.self, Export.self,
+        Vitals.self, Workouts.self, Workout.self, Sources.self, Export.self,
       ])
   }
 }
@@ -27,11 +27,18 @@ extension Vital.HealthCommand {
   struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "import",
-      abstract: "Import the Health app's export.xml or export.zip (streamed; re-importing adds nothing).",
+      abstract:
+        "Import the Health app's export.xml or export.zip, or Gadgetbridge's database (re-importing adds nothing).",
       discussion: """
+        Apple Health's export is streamed, its workouts' routes with it. A Gadgetbridge \
+        database (Data management > Export DB) is opened read-only and never changed: each \
+        band's or watch's minutes become steps, heart rate and sleep, the device a watch among \
+        your sources (docs/gadgetbridge.md).
+
         Examples:
           vital health import ~/Downloads/export.zip
           vital health import export.xml --json
+          vital health import ~/Downloads/Gadgetbridge
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "export.xml or export.zip") var file: String
@@ -44,6 +51,12 @@ extension Vital.HealthCommand {
         throw CLIError.cannotRead(file, reason: String(cString: strerror(errno)).lowercased())
       }
       guard info.st_mode & S_IFMT == S_IFREG else { throw CLIError.cannotRead(file, reason: "not a regular file") }
+      let head = FileHandle(forReadingAtPath: file).flatMap { try? $0.read(upToCount: 16) } ?? Data()
+      if GadgetbridgeImport.isSQLite(head) { return try gadgetbridge(app, account.id) }
+      if let first = head.first, ![UInt8(ascii: "<"), 0xEF, 0x50, 0x20, 0x09, 0x0A, 0x0D].contains(first) {
+        throw CLIError.badOption(
+          file, reason: "it is neither an Apple Health export (export.xml, export.zip) nor a Gadgetbridge database")
+      }
       let bar = ProgressBar("import")
       let summary = try AppleHealthImport(db: app.db, accountID: account.id, now: app.now).run(path: file) {
         bar.update($0, of: $1)
@@ -55,7 +68,12 @@ extension Vital.HealthCommand {
         ("in_correlations", .int(summary.inCorrelations)), ("half_readings", .int(summary.halfReadings)),
         ("skipped", .int(summary.skipped)), ("invalid", .int(summary.invalid)),
         ("by_type", .object(summary.byType.sorted { $0.key < $1.key }.map { ($0.key, JSON.int($0.value)) })),
+        ("routes", .int(summary.routes)), ("route_points", .int(summary.routePoints)),
+        ("route_problems", .array(summary.routeProblems.map(JSON.string))),
       ])
+      // A route the export names but that cannot be kept is the export's fault, not the
+      // import's: the rest is in, and each such route is named once.
+      for problem in summary.routeProblems { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
       try app.output.show(json) {
         "imported \(HumanText.count(summary.records, "record")): \(summary.inserted) new, \(summary.duplicates) already there"
           + (summary.updated > 0 ? ", \(summary.updated) activity days updated" : "")
@@ -67,6 +85,9 @@ extension Vital.HealthCommand {
             : "")
           + (summary.invalid > 0
             ? ", \(summary.invalid) left out for values no health record holds (negative, infinite or absurdly large)"
+            : "")
+          + (summary.routes > 0
+            ? "; \(HumanText.count(summary.routes, "workout route")) (\(HumanText.count(summary.routePoints, "point")))"
             : "")
       }
     }

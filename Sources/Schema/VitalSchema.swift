@@ -31,7 +31,7 @@ public enum VitalSchema {
     // Emails in Unicode NFC: one address typed two ways is one account. Two accounts that are
     // one address in NFC are both kept (`vital db check` names them); nothing is merged.
     Migration("0015_nfc_emails") { db in try AccountStore.normalizeStoredEmails(db) },
-    Shipped.medicationPlans, Shipped.donationVitals, Shipped.cycleNotes, Shipped.syncRefused,
+    Shipped.medicationPlans, Shipped.donationVitals, Shipped.cycleNotes, Shipped.syncRefused, Shipped.workoutRoutes,
   ])
 
   /// Today's description of every table the migrations make (but the R*Tree over districts):
@@ -45,13 +45,14 @@ public enum VitalSchema {
     AreaStore.watches, AreaStore.watchStates, AreaStore.notices, SyncKey.table, HealthStore.sources,
     HealthStore.counted, HealthStore.countedState, Replica.changedDays, ChangeJournal.changes, ChangeJournal.steps,
     ChangeJournal.before, Replica.setAside, PeriodStore.notes, PeriodStore.pauses, Replica.refused,
+    HealthStore.workoutRoutes,
   ]
 
   /// Every synced dataset, in the order a new device applies them (blobs before the profile
   /// that points at them).
   public static let datasets: [Dataset] = [
     .blob, .profile, .questionnaire, .donation, .period, .cycleNote, .cyclePause, .medication, .dose, .healthSource,
-    .healthSample, .workout,
+    .healthSample, .workout, .workoutRoute,
     .activitySummary,
     .goal, .areaWatch,
   ]

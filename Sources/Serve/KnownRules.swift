@@ -142,6 +142,14 @@ enum KnownRules {
       "start": .instant(years: 1970...2200),
       "type": .text(maxBytes: 200),
     ]
+    rules["workout_route"] = [
+      "ascent_m": .number(0.0...100000.0),
+      "count": .integer(1...10000),
+      "part": .integer(0...20),
+      "points": .text(maxBytes: 1048576),
+      "start": .instant(years: 1970...2200),
+      "workout_id": .text(maxBytes: 200),
+    ]
     return rules
   }()
 }

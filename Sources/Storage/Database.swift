@@ -36,7 +36,23 @@ public final class Database {
     public var readOnly = false
     public var create = true
     public var busyTimeoutMilliseconds: Int32 = 5000
+    /// Another program's file, read as it is: read-only, and SQLite told it cannot change, so it
+    /// makes no -wal or -shm file beside it and takes no lock.
+    public var immutable = false
     public init() {}
+  }
+
+  /// A path as a `file:` URI's path: the characters a URI gives meaning to, escaped.
+  static func uriPath(_ path: String) -> String {
+    var out = ""
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0...0x20, 0x7F...0xFF:
+        out += String(format: "%%%02X", byte)
+      default: out.unicodeScalars.append(Unicode.Scalar(byte))
+      }
+    }
+    return out
   }
 
   /// Process-wide settings, applied once before the first connection (SQLite refuses them after).
@@ -49,10 +65,15 @@ public final class Database {
     var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
     if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
-    let vfs = SealedPages.vfsName(forDatabaseAt: path)
+    let vfs = options.immutable ? nil : SealedPages.vfsName(forDatabaseAt: path)
     if vfs != nil { _ = SealedPages.takeFailure() }
+    var target = path
+    if options.immutable {
+      flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+      target = "file:" + Self.uriPath(path) + "?mode=ro&immutable=1"
+    }
     var db: OpaquePointer?
-    let rc = sqlite3_open_v2(path, &db, flags, vfs)
+    let rc = sqlite3_open_v2(target, &db, flags, vfs)
     guard rc == SQLITE_OK, let db else {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close_v2(db)
@@ -77,7 +98,7 @@ public final class Database {
       }
       // The first read proves the file is a database before any pragma changes it.
       _ = try scalar(Int64.self, "SELECT count(*) FROM sqlite_schema")
-      if !options.readOnly && path != ":memory:" {
+      if !options.readOnly && !options.immutable && path != ":memory:" {
         _ = try scalar(String.self, "PRAGMA journal_mode=WAL")
       }
       try execute("PRAGMA foreign_keys=ON")

@@ -30,6 +30,12 @@ public final class AppleHealthImport {
     /// an end before the start. Counted in `skipped` too.
     public var invalid = 0
     public var byType: [String: Int] = [:]
+    /// Workouts whose route file was read whole, and the points in them.
+    public var routes = 0
+    public var routePoints = 0
+    /// A line for each route the export names but that could not be kept: missing from the
+    /// export, not GPX, or longer than any workout. Its workout is kept without it.
+    public var routeProblems: [String] = []
   }
 
   /// The caller's connection: sources and totals are written through it once the records are in.
@@ -39,20 +45,19 @@ public final class AppleHealthImport {
   let accountID: String
   let now: Date
   let batchSize: Int
-  private var summary = Summary()
-  private var writer: BatchWriter<ImportSink.Batch, ImportSink.Counts>?
-  /// New records by dataset, in `Dataset`'s order (a dictionary keyed by Dataset would hash its
-  /// field list for every record).
-  private var batch: [(Dataset, [(id: String, values: [DatabaseValue])])] = [
-    (.healthSample, []), (.workout, []), (.activitySummary, []),
-  ]
-  private var batchCount = 0
+  var summary = Summary()
+  private var batches: ImportBatches?
   private var correlationDepth = 0
   private var correlation: CorrelationParts?
   private var sawRoot = false
   private var workout: WorkoutParts?
   private var stream: XMLStream?
-  private var name = ""
+  var name = ""
+  /// Each workout's route file as the export names it (`/workout-routes/route_….gpx`), read
+  /// once the export itself is in.
+  var routes: [(workoutID: String, start: Date, path: String)] = []
+  /// Where route paths lead: the zip holding the export, or the folder export.xml is in.
+  var routeOrigin: RouteOrigin?
   private let interner = Interner()
   /// Each source met, and its kind of device: from a record's `device` where one has it.
   private var sources: [String: (kind: HealthSource.Kind, fromDevice: Bool)] = [:]
@@ -77,23 +82,15 @@ public final class AppleHealthImport {
     let size = Int64((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.int64Value ?? 0)
     let head = (try? handle.read(upToCount: 4)) ?? Data()
     guard !head.isEmpty else { throw HealthImportError.empty(name) }
-    let (database, accountID, now) = (self.path, self.accountID, self.now)
-    // The writer's connection carries this one's open change: its writes belong to it.
-    let change = ChangeJournal.open(on: db)
-    let writer = BatchWriter<ImportSink.Batch, ImportSink.Counts>(
-      name: "vital import writer",
-      open: { try ImportSink(path: database, accountID: accountID, now: now, change: change) },
-      write: { try $0.write($1) }, close: { $0.counts })
-    self.writer = writer
-    defer {
-      _ = try? writer.finish()
-      self.writer = nil
-    }
+    let batches = ImportBatches(db: db, accountID: accountID, now: now, batchSize: batchSize)
+    self.batches = batches
+    defer { self.batches = nil }
     let stream = makeStream()
     if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
       try readZip(path: path, stream: stream, progress: progress)
     } else {
       try handle.seek(toOffset: 0)
+      routeOrigin = .folder((path as NSString).deletingLastPathComponent)
       var read: Int64 = 0
       while true {
         let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
@@ -114,7 +111,7 @@ public final class AppleHealthImport {
 
   /// Waits for the writer and adds its counts to the summary.
   private func drain() throws {
-    guard let counts = try writer?.finish() else { return }
+    guard let counts = try batches?.finish() else { return }
     summary.inserted = counts.inserted
     summary.duplicates = counts.duplicates
     summary.updated = counts.updated
@@ -132,6 +129,7 @@ public final class AppleHealthImport {
     }
     guard let entry = candidates.first(where: { $0.path == "apple_health_export/export.xml" }) ?? candidates.first
     else { throw HealthImportError.noExportInZip(name) }
+    routeOrigin = .zip(archive, folder: (entry.path as NSString).deletingLastPathComponent)
     let total = Int64(entry.uncompressedSize)
     var read: Int64 = 0
     do {
@@ -169,6 +167,8 @@ public final class AppleHealthImport {
     }
     guard sawRoot else { throw HealthImportError.empty(name) }
     try flush()
+    // The routes after every workout is read, while the writer still takes batches.
+    try readRoutes()
     try drain()
   }
 
@@ -223,6 +223,8 @@ public final class AppleHealthImport {
       workout = WorkoutParts(attributes)
     } else if Bytes.equal(element, "WorkoutStatistics") {
       workout?.addStatistics(attributes)
+    } else if Bytes.equal(element, "FileReference"), workout != nil, workout?.routePath == nil {
+      workout?.routePath = attributes.values["path"]
     } else if Bytes.equal(element, "ActivitySummary") {
       try activitySummary(attributes)
     }
@@ -320,38 +322,8 @@ public final class AppleHealthImport {
       w.durationSeconds, w.distanceMetres, w.energyKcal
     )
     try add(.workout, id: id, HealthStore.Workout.shape.values(workout, HealthStore.Workout.synced))
+    if let path = w.routePath { routes.append((id, start, path)) }
   }
-
-  private func activitySummary(_ attributes: XMLStream.Attributes) throws {
-    var record = HealthStore.ActivitySummary()
-    var date: LocalDate?
-    attributes.forEach { key, value in
-      let name = String(cString: key)
-      if name == "dateComponents" {
-        date = LocalDate(String(cString: value))
-      } else if let ring = Self.activityRings[name], let number = Double(String(cString: value)) {
-        record.rings[keyPath: ring] = number
-      }
-    }
-    summary.records += 1
-    guard let date else {
-      summary.skipped += 1
-      return
-    }
-    summary.byType["ActivitySummary", default: 0] += 1
-    (record.id, record.date) = ("as-\(date)", date)
-    try add(
-      .activitySummary, id: record.id,
-      HealthStore.ActivitySummary.shape.values(record, HealthStore.ActivitySummary.synced))
-  }
-
-  /// Both generations of the export's names: `appleMoveTime*` and `appleMoveMinutes*` alike.
-  static let activityRings: [String: WritableKeyPath<HealthStore.ActivityDay, Double?> & Sendable] = [
-    "activeEnergyBurned": \.moveKcal, "activeEnergyBurnedGoal": \.moveKcalGoal, "appleMoveTime": \.moveMinutes,
-    "appleMoveTimeGoal": \.moveMinutesGoal, "appleMoveMinutes": \.moveMinutes,
-    "appleMoveMinutesGoal": \.moveMinutesGoal, "appleExerciseTime": \.exerciseMinutes,
-    "appleExerciseTimeGoal": \.exerciseGoal, "appleStandHours": \.standHours, "appleStandHoursGoal": \.standGoal,
-  ]
 
   /// The order `record` writes a sample's fields in: checked against the shape once, since the
   /// hot loop writes them positionally.
@@ -362,26 +334,15 @@ public final class AppleHealthImport {
 
   // MARK: Batches
 
-  private func add(_ dataset: Dataset, id: String, _ values: [DatabaseValue]) throws {
+  func add(_ dataset: Dataset, id: String, _ values: [DatabaseValue]) throws {
     // The export is the Health app's, and one bad record in a million stays out alone.
-    if dataset.fault(inOrder: values) != nil {
+    if try batches?.add(dataset, id: id, values) == false {
       summary.skipped += 1
       summary.invalid += 1
-      return
     }
-    let slot = dataset.name == Dataset.healthSample.name ? 0 : dataset.name == Dataset.workout.name ? 1 : 2
-    batch[slot].1.append((id, values))
-    batchCount += 1
-    if batchCount >= batchSize { try flush() }
   }
 
-  /// Hands the batch to the writer thread and starts the next one.
-  private func flush() throws {
-    guard batchCount > 0 else { return }
-    try writer?.submit(batch)
-    for i in batch.indices { batch[i].1.removeAll(keepingCapacity: true) }
-    batchCount = 0
-  }
+  func flush() throws { try batches?.flush() }
 
   /// `hs-`, the start time in hex seconds, and 24 hex digits of the SHA-256 of the identifying
   /// fields. Exports run in time order, so new ids land at the end of the indexes instead of

@@ -65,6 +65,8 @@ final class BatchWriter<Batch: Sendable, Output: Sendable>: Sendable {
     slots.wait()
     let failure = state.withLock { state -> (any Error)? in
       if case .failure(let error)? = state.outcome { return error }
+      // A batch after `finish` would never be written: a mistake in the caller, not the data.
+      precondition(state.outcome == nil, "a batch was submitted after finish")
       state.queue.append(batch)
       return nil
     }

@@ -13,6 +13,8 @@ struct ImportSink {
     var duplicates = 0
     /// Activity summaries whose figures changed since the last import.
     var updated = 0
+    /// Parts of routes: counted apart, since a route is one file however many parts it takes.
+    var routeParts = 0
   }
 
   typealias Batch = [(Dataset, [(id: String, values: [DatabaseValue])])]
@@ -36,6 +38,10 @@ struct ImportSink {
     try db.transaction { _ in
       for (dataset, records) in batch where dataset.name != Dataset.activitySummary.name {
         let inserted = try replica.insertNew(dataset, records)
+        if dataset.name == Dataset.workoutRoute.name {
+          counts.routeParts += inserted
+          continue
+        }
         counts.inserted += inserted
         counts.duplicates += records.count - inserted
       }

@@ -12,6 +12,8 @@ struct WorkoutParts {
   var durationSeconds: Double?
   var distanceMetres: Double?
   var energyKcal: Double?
+  /// The first `WorkoutRoute`'s `FileReference`: `/workout-routes/route_….gpx`.
+  var routePath: String?
 
   init(_ attributes: XMLStream.Attributes) {
     let values = attributes.values

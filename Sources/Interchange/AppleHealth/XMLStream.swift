@@ -40,20 +40,30 @@ final class XMLStream {
   private var context: xmlParserCtxtPtr?
   private let onStart: (UnsafePointer<UInt8>, Attributes) -> Void
   private let onEnd: (UnsafePointer<UInt8>) -> Void
+  /// Text between tags, in pieces as libxml2 hands them over (a GPX point's `<ele>`, `<time>`).
+  private let onText: ((UnsafeBufferPointer<UInt8>) -> Void)?
   /// Set by a handler to stop the parse (a database error): `feed` then throws it.
   var failure: Error?
 
   init(
-    onStart: @escaping (UnsafePointer<UInt8>, Attributes) -> Void, onEnd: @escaping (UnsafePointer<UInt8>) -> Void
+    onStart: @escaping (UnsafePointer<UInt8>, Attributes) -> Void, onEnd: @escaping (UnsafePointer<UInt8>) -> Void,
+    onText: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil
   ) {
     self.onStart = onStart
     self.onEnd = onEnd
+    self.onText = onText
     _ = Self.initialised
     // Errors come back from xmlCtxtGetLastError; nothing is printed to stderr.
     xmlSetStructuredErrorFunc(nil) { _, _ in }
     var handler = xmlSAXHandler()
     xmlSAXVersion(&handler, 1)
-    handler.characters = nil
+    handler.characters =
+      onText == nil
+      ? nil
+      : { context, bytes, count in
+        guard let stream = XMLStream.owner(context), let bytes, count > 0 else { return }
+        stream.onText?(UnsafeBufferPointer(start: bytes, count: Int(count)))
+      }
     handler.ignorableWhitespace = nil
     handler.comment = nil
     handler.cdataBlock = nil

@@ -46,6 +46,11 @@ extension HealthStore {
     Workout.shape.accountTableColumns(), constraints: ["PRIMARY KEY (account_id, id)"],
     indexes: ["workout_start": "account_id, start"])
 
+  public static let workoutRoutes = Table(
+    "workout_route", comment: "A workout's route in parts of at most 10,000 points (`ms,lat,lon,ele` lines).",
+    WorkoutRoute.shape.accountTableColumns(), constraints: ["PRIMARY KEY (account_id, id)"],
+    indexes: ["workout_route_workout": "account_id, workout_id, part"])
+
   public static let activitySummaries = Table(
     "activity_summary", comment: "Apple Watch daily activity rings.",
     ActivitySummary.shape.accountTableColumns(), constraints: ["PRIMARY KEY (account_id, id)"],
@@ -65,6 +70,7 @@ extension Dataset {
     HealthStore.sources, rules: HealthSource.shape.rules)
   public static let workout = Dataset(
     HealthStore.workouts, rules: HealthStore.Workout.shape.rules, recordRules: [.order(earlier: "start", later: "end")])
+  public static let workoutRoute = Dataset(HealthStore.workoutRoutes, rules: WorkoutRoute.shape.rules)
   public static let activitySummary = Dataset(
     HealthStore.activitySummaries, rules: HealthStore.ActivitySummary.shape.rules)
 }

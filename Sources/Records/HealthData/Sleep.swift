@@ -27,6 +27,18 @@ public enum SleepState: String, Sendable, CaseIterable {
     }
   }
 
+  /// The value Apple Health writes for this state: what another source's sleep is stored as.
+  public var healthValue: String {
+    switch self {
+    case .inBed: "HKCategoryValueSleepAnalysisInBed"
+    case .asleep: "HKCategoryValueSleepAnalysisAsleepUnspecified"
+    case .awake: "HKCategoryValueSleepAnalysisAwake"
+    case .core: "HKCategoryValueSleepAnalysisAsleepCore"
+    case .deep: "HKCategoryValueSleepAnalysisAsleepDeep"
+    case .rem: "HKCategoryValueSleepAnalysisAsleepREM"
+    }
+  }
+
   public var isAsleep: Bool { self == .asleep || self == .core || self == .deep || self == .rem }
 
   /// The stages a night is told in, in the order they are shown.
