@@ -10,7 +10,7 @@ public struct PasswordHasher: Sendable {
   public static let keyLength = 32
 
   /// The policy in force: N = 2^17, r = 8, p = 1 (about 0.6 s and 128 MiB here).
-  public static let standard = PasswordHasher(logN: 17, r: 8, p: 1)
+  public static let standard = PasswordHasher(logN: ScryptPolicy.logN, r: 8, p: 1)
 
   public init(logN: Int, r: Int, p: Int) {
     (self.logN, self.r, self.p) = (logN, r, p)

@@ -117,7 +117,8 @@ extension Vital.HealthCommand {
       guard let gpx else {
         return try app.output.show(Workouts.json(detail, app)) { Self.text(detail, app) }
       }
-      let points = try store.route(workoutID: detail.workout.id)
+      guard let routeID = detail.routeWorkoutID else { throw HealthStore.RouteFailure.none }
+      let points = try store.route(workoutID: routeID)
       let sink = try OutputSink(path: gpx, app: app)
       let name = "\(WorkoutActivity.name(detail.workout.type)) \(LocalDate(detail.workout.start, in: app.calendar))"
       try GPXDocument.write(points, name: name, type: WorkoutActivity.name(detail.workout.type)) { try sink.write($0) }

@@ -50,7 +50,7 @@ import Testing
     let process = Process()
     process.executableURL = VitalHome.binary
     process.arguments = arguments + ["--home", home.home]
-    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VITAL_") }
+    var environment = TestServer.processEnvironment
     environment.merge(home.environment) { $1 }
     process.environment = environment
     let input = Pipe()

@@ -1,4 +1,5 @@
 import Foundation
+import TestServer
 import Testing
 
 #if canImport(Glibc)
@@ -27,7 +28,7 @@ extension VitalHome {
     let process = Process()
     process.executableURL = Self.binary
     process.arguments = arguments + ["--home", home]
-    var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VITAL_") }
+    var env = TestServer.processEnvironment
     env.merge(environment) { $1 }
     process.environment = env
     let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)

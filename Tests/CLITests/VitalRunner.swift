@@ -66,7 +66,7 @@ final class VitalHome {
       process.executableURL = Self.binary
       process.arguments = args
     }
-    var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VITAL_") }
+    var env = TestServer.processEnvironment
     env.merge(environment) { $1 }
     process.environment = env
     let out = root + "/.stdout-\(UUID().uuidString)"

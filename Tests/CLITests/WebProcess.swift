@@ -12,7 +12,7 @@ final class WebProcess {
   init(_ vital: VitalHome) throws {
     process.executableURL = VitalHome.binary
     process.arguments = ["web", "--listen", "127.0.0.1:0", "--home", vital.home]
-    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VITAL_") }
+    var environment = TestServer.processEnvironment
     environment.merge(vital.environment) { $1 }
     process.environment = environment
     let out = Pipe()

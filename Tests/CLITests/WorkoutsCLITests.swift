@@ -129,6 +129,22 @@ import Testing
     #expect(shown.stdout.contains("walking") && shown.stdout.contains("241 points"), "\(shown.stdout)")
   }
 
+  @Test func preferringThePhoneKeepsTheWatchsRoute() throws {
+    let (file, expected) = try generate("prefer")
+    try #require(try vital.run(["health", "import", file]).status == 0)
+    try #require(try vital.run(["health", "sources", "--prefer", "Anna’s iPhone"]).status == 0)
+    let got = try listed()
+    try #require(got.count == expected.count)
+    let runs = got.filter { ($0["also_recorded_by"] as? [String]) == ["Anna’s Apple Watch"] }
+    #expect(runs.count == 3, "the iPhone's copies are listed now, the Watch's named")
+    for (g, w) in zip(got, expected) { #expect(g["route_points"] as? Int == w["route_points"] as? Int) }
+    let run = try #require(runs.first { ($0["route_points"] as? Int ?? 0) > 0 })
+    let out = vital.root + "/phone.gpx"
+    let written = try vital.run(["health", "workout", try #require(run["id"] as? String), "--gpx", out])
+    #expect(written.status == 0, "the phone's run shows the Watch's route: \(written.stderr)")
+    #expect(written.stdout.contains("\(run["route_points"]!) points"))
+  }
+
   @Test func aZipWithAHugeRouteAndABrokenOneKeepsTheRest() throws {
     // 10 million points (a gigabyte of GPX, compressed to little): read only up to the bound.
     let (file, expected) = try generate("zip", ["--zip", "--huge-route", "10000000"])

@@ -104,7 +104,8 @@ import Testing
     Kind(.profile, Profile.Stored.shape), Kind(.period, Period.shape), Kind(.cycleNote, CycleNote.shape),
     Kind(.cyclePause, CyclePause.shape), Kind(.medication, Medication.shape), Kind(.dose, Dose.shape),
     Kind(.healthSample, HealthStore.Sample.shape), Kind(.healthSource, HealthSource.shape),
-    Kind(.workout, HealthStore.Workout.shape), Kind(.activitySummary, HealthStore.ActivitySummary.shape),
+    Kind(.workout, HealthStore.Workout.shape), Kind(.workoutRoute, WorkoutRoute.shape),
+    Kind(.activitySummary, HealthStore.ActivitySummary.shape),
     Kind(.goal, Goal.shape), Kind(.areaWatch, AreaStore.Watch.shape),
   ]
 }

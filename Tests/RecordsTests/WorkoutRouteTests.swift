@@ -53,7 +53,7 @@ import Testing
         workout("Watch", 400, 430), workout("Watch", 401, 431),
       ], rank: rank)
     #expect(
-      counted.map { "\($0.workout.id)/\($0.alsoBy.joined())" } == [
+      counted.map { "\($0.workout.id)/\($0.others.compactMap(\.source).joined())" } == [
         "Watch-0.0/Phone", "Watch-120.0/Phone", "Phone-200.0/", "Watch-225.0/", "Phone-300.0/", "Watch-300.0/",
         "Watch-400.0/", "Watch-401.0/",
       ])

@@ -80,13 +80,23 @@ public final class TestServer: @unchecked Sendable {
     return ["--postgres", (base.hasSuffix("/") ? base : base + "/") + database]
   }
 
+  /// The environment of a `vital` or `vital-serve` the tests start: this one's without its
+  /// VITAL_ settings, and scrypt at N = 2^14 (the least a server takes for a sync key) instead
+  /// of the policy's 2^17 (debug builds only, `ScryptPolicy`): hundreds of accounts, logins and
+  /// keys, each 0.6 s of CPU otherwise.
+  public static var processEnvironment: [String: String] {
+    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VITAL_") }
+    environment["VITAL_TEST_SCRYPT_LOG_N"] = "14"
+    return environment
+  }
+
   /// Runs `vital ARGUMENTS` (as a server operator would, next to this server) and returns its
   /// exit status, stdout and stderr.
   public static func runVital(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VITAL_") }
+    process.environment = Self.processEnvironment
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
@@ -102,7 +112,7 @@ public final class TestServer: @unchecked Sendable {
     let process = Process()
     process.executableURL = Self.binary
     process.arguments = ["serve", "--listen", "127.0.0.1:\(port ?? self.port)"]
-    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VITAL_") }
+    var environment = Self.processEnvironment
     environment["TZ"] = "UTC"
     if let base = Self.postgresURL, let database {
       let url = (base.hasSuffix("/") ? base : base + "/") + database

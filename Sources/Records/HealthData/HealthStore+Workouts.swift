@@ -15,6 +15,9 @@ extension HealthStore {
     public var ascentMetres: Double?
     /// Points of the route kept; 0 when it has none.
     public var routePoints = 0
+    /// The workout whose route this one shows: its own, or, when the source ranked first
+    /// recorded none (a phone app without GPS), that of another copy of the same activity.
+    public var routeWorkoutID: String?
 
     /// Seconds per kilometre, from the time it took (its duration, else its span) and its distance.
     public var paceSecondsPerKm: Double? {
@@ -27,11 +30,13 @@ extension HealthStore {
   static let workoutLookup = RecordLookup(kind: "workout", listCommand: "vital health workouts", table: "workout")
   static let workoutColumns = workouts.list(Workout.shape.columns.map(\.name))
 
-  /// Workouts that started from `from` (nil: the first), of one activity type or all, in time
-  /// order; one activity recorded by two sources at once is listed once.
-  public func workouts(type: String? = nil, from: Date? = nil) throws -> [WorkoutDetail] {
-    var sql = "SELECT \(Self.workoutColumns) FROM workout WHERE account_id = ? AND start >= ?"
-    var arguments: [(any DatabaseValueConvertible)?] = [account.id, from.map(ISO8601.string(from:)) ?? ""]
+  /// Workouts that started from `from` and before `before` (nil: the first, the last), of one
+  /// activity type or all, in time order; one activity recorded by two sources at once is listed once.
+  public func workouts(type: String? = nil, from: Date? = nil, before: Date? = nil) throws -> [WorkoutDetail] {
+    var sql = "SELECT \(Self.workoutColumns) FROM workout WHERE account_id = ? AND start >= ? AND start < ?"
+    var arguments: [(any DatabaseValueConvertible)?] = [
+      account.id, from.map(ISO8601.string(from:)) ?? "", before.map(ISO8601.string(from:)) ?? "~",
+    ]
     if let type {
       sql += " AND type = ?"
       arguments.append(type)
@@ -41,10 +46,13 @@ extension HealthStore {
       .compactMap { $0 }
     let ranking = try sourceRanking(extra: rows.compactMap(\.source))
     let routes = try routeFigures()
-    return try WorkoutOverlap.counted(rows, rank: ranking.rank).map { workout, alsoBy in
-      var detail = WorkoutDetail(workout: workout, alsoBy: alsoBy)
+    return try WorkoutOverlap.counted(rows, rank: ranking.rank).map { workout, others in
+      var detail = WorkoutDetail(workout: workout, alsoBy: others.map { $0.source ?? "" })
       detail.heartRate = try heartRate(from: workout.start, to: workout.end)
-      if let route = routes[workout.id] { (detail.ascentMetres, detail.routePoints) = route }
+      if let withRoute = ([workout] + others).first(where: { routes[$0.id] != nil }) {
+        (detail.ascentMetres, detail.routePoints) = routes[withRoute.id]!
+        detail.routeWorkoutID = withRoute.id
+      }
       return detail
     }
   }
@@ -57,9 +65,17 @@ extension HealthStore {
         "SELECT \(Self.workoutColumns) FROM workout WHERE account_id = ? AND id = ?", account.id, id,
         row: { try Workout.shape.read($0) }) ?? nil
     else { throw RecordLookup.Failure.notFound(kind: "workout", id: idOrPrefix, listCommand: "vital health workouts") }
+    // As the list tells it: the copy kept for this activity, with the others' route if it has none.
+    let around = try workouts(
+      type: workout.type, from: workout.start.addingTimeInterval(-86_400),
+      before: workout.end.addingTimeInterval(86_400))
+    if let listed = around.first(where: { $0.workout.id == id }) { return listed }
     var detail = WorkoutDetail(workout: workout)
     detail.heartRate = try heartRate(from: workout.start, to: workout.end)
-    if let route = try routeFigures(workoutID: id)[id] { (detail.ascentMetres, detail.routePoints) = route }
+    if let route = try routeFigures(workoutID: id)[id] {
+      (detail.ascentMetres, detail.routePoints) = route
+      detail.routeWorkoutID = id
+    }
     return detail
   }
 

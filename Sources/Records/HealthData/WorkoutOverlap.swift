@@ -5,14 +5,13 @@ import Foundation
 /// activity when they are of one type, from different sources, and overlap for at least half
 /// of the shorter one.
 public enum WorkoutOverlap {
-  /// `workouts` in time order with each activity once; `alsoBy` names the sources whose copies
-  /// were left out for it.
+  /// `workouts` in time order with each activity once; `others` are the copies left out for it.
   public static func counted(
     _ workouts: [HealthStore.Workout], rank: [String: Int]
-  ) -> [(workout: HealthStore.Workout, alsoBy: [String])] {
+  ) -> [(workout: HealthStore.Workout, others: [HealthStore.Workout])] {
     let sorted = workouts.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
     let order = { (w: HealthStore.Workout) in rank[w.source ?? ""] ?? Int.max }
-    var kept: [(workout: HealthStore.Workout, alsoBy: [String])] = []
+    var kept: [(workout: HealthStore.Workout, others: [HealthStore.Workout])] = []
     // Indexes into `kept` of workouts that may still overlap the next ones.
     var open: [Int] = []
     for workout in sorted {
@@ -24,9 +23,9 @@ public enum WorkoutOverlap {
       }
       let other = kept[same].workout
       if (order(workout), workout.source ?? "") < (order(other), other.source ?? "") {
-        kept[same] = (workout, kept[same].alsoBy + [other.source ?? ""])
+        kept[same] = (workout, kept[same].others + [other])
       } else {
-        kept[same].alsoBy.append(workout.source ?? "")
+        kept[same].others.append(workout)
       }
     }
     return kept.sorted { ($0.workout.start, $0.workout.id) < ($1.workout.start, $1.workout.id) }

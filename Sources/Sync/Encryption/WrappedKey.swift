@@ -23,7 +23,7 @@ public struct WrappedKey: Codable, Equatable, Sendable {
   }
 
   /// The same cost as account passwords (DESIGN.md, Security rules).
-  public static let standardLogN = 17
+  public static let standardLogN = ScryptPolicy.logN
 
   public static func wrap(_ key: DataKey, passphrase: String, logN: Int = standardLogN) throws -> WrappedKey {
     let salt = try Crypto.randomBytes(16)
