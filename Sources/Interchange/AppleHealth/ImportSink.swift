@@ -13,8 +13,6 @@ struct ImportSink {
     var duplicates = 0
     /// Activity summaries whose figures changed since the last import.
     var updated = 0
-    /// Parts of routes: counted apart, since a route is one file however many parts it takes.
-    var routeParts = 0
   }
 
   typealias Batch = [(Dataset, [(id: String, values: [DatabaseValue])])]
@@ -38,10 +36,8 @@ struct ImportSink {
     try db.transaction { _ in
       for (dataset, records) in batch where dataset.name != Dataset.activitySummary.name {
         let inserted = try replica.insertNew(dataset, records)
-        if dataset.name == Dataset.workoutRoute.name {
-          counts.routeParts += inserted
-          continue
-        }
+        // A route is counted as one (the import's `routes`), however many parts it takes.
+        if dataset.name == Dataset.workoutRoute.name { continue }
         counts.inserted += inserted
         counts.duplicates += records.count - inserted
       }

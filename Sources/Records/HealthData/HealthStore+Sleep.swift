@@ -45,8 +45,7 @@ extension HealthStore {
       names.insert(source)
       samples.append(SleepSample(state: state, source: source, start: start, end: end))
     }
-    let known = try HealthTotals(db: db, accountID: account.id, now: now).sourceRows()
-    let ranking = Ranking(known + names.sorted().map { HealthSource(name: $0, kind: .init(device: nil, name: $0)) })
+    let ranking = try sourceRanking(extra: Array(names))
     let first = from.map { LocalDate($0, in: calendar) }
     return SleepAnalysis.nights(samples, rank: ranking.rank, calendar: calendar).filter { night in
       night.day <= through && (first.map { night.day >= $0 } ?? true)

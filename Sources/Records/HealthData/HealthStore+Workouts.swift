@@ -132,7 +132,8 @@ extension HealthStore {
       """, account.id, HealthType.heartRate, from, to, row: { Double.fromDatabaseValue($0[0]) }) ?? nil
   }
 
-  /// The sources' ranking, with those only workouts name ranked by their kind.
+  /// The sources' ranking, with those met only in these rows (not yet in `health_source`)
+  /// ranked by their kind.
   func sourceRanking(extra names: [String]) throws -> Ranking {
     let known = try HealthTotals(db: db, accountID: account.id, now: now).sourceRows()
     return Ranking(known + Set(names).sorted().map { HealthSource(name: $0, kind: .init(device: nil, name: $0)) })
