@@ -67,7 +67,7 @@ extension Vital.HealthCommand {
     static func duration(_ seconds: Int?) -> String {
       guard let seconds else { return "–" }
       let minutes = (seconds + 30) / 60
-      return minutes >= 60 ? "\(minutes / 60)h \(String(format: "%02d", minutes % 60))m" : "\(minutes)m"
+      return minutes >= 60 ? "\(minutes / 60)h \(HumanText.twoDigits(minutes % 60))m" : "\(minutes)m"
     }
 
     static func table(_ nights: [(day: LocalDate, night: SleepNight?)], calendar: Calendar) -> String {
@@ -76,20 +76,20 @@ extension Vital.HealthCommand {
       }
       let clock = { (date: Date) -> String in
         let c = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", c.hour!, c.minute!)
+        return HumanText.twoDigits(c.hour!) + ":" + HumanText.twoDigits(c.minute!)
       }
       let header = "night        bed    wake   in bed   asleep   core     deep     REM      awake       source"
       let rows = nights.map { day, night -> String in
-        let label = HumanText.short(day).padding(toLength: 11, withPad: " ", startingAt: 0)
+        let label = HumanText.padded(HumanText.short(day), to: 11)
         guard let night else { return label + "  –      –      no data" }
-        let cell = { (text: String) in text.padding(toLength: 7, withPad: " ", startingAt: 0) }
+        let cell = { (text: String) in HumanText.padded(text, to: 7) }
         // Stages and waking are told only by sources that stage sleep (a watch, iOS 16 on).
         let staged = [.core, .deep, .rem].contains { night.stages[$0, default: 0] > 0 }
         let stage = { (state: SleepState) in cell(staged ? duration(night.stages[state, default: 0]) : "–") }
         let awake = staged ? "\(duration(night.awake)) (\(night.awakePeriods)×)" : "–"
         var line = "\(label)  \(clock(night.bedtime))  \(clock(night.wake))  \(cell(duration(night.inBed)))  "
         line += "\(cell(duration(night.asleep)))  \(stage(.core))  \(stage(.deep))  \(stage(.rem))  "
-        line += awake.padding(toLength: 10, withPad: " ", startingAt: 0) + "  " + (night.sources.first ?? "")
+        line += HumanText.padded(awake, to: 10) + "  " + (night.sources.first ?? "")
         if !night.naps.isEmpty {
           line +=
             "  + \(HumanText.count(night.naps.count, "nap")) (\(duration(night.naps.reduce(0) { $0 + ($1.asleep ?? $1.inBed) })))"

@@ -7,9 +7,10 @@ public struct Output {
   public init(json: Bool) { self.json = json }
 
   /// Prints `document` with `--json`, else the text `human` makes, its control characters
-  /// shown rather than obeyed (`TerminalText`).
-  public func show(_ document: JSON, human: () -> String) throws {
-    Self.write(json ? document.serialized() : Self.text(human()))
+  /// shown rather than obeyed (`TerminalText`). Each is made only when it is printed: a year
+  /// of rows costs milliseconds to build twice.
+  public func show(_ document: @autoclosure () throws -> JSON, human: () throws -> String) throws {
+    Self.write(json ? try document().serialized() : Self.text(try human()))
   }
 
   /// Text for people as it may reach a terminal: controls escaped, Vital's own colours kept.

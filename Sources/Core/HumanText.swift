@@ -18,6 +18,17 @@ public struct HumanText: Sendable {
     "December",
   ]
 
+  /// `text` and spaces after it up to `width` characters. Longer text stays whole, where
+  /// Foundation's `padding(toLength:)` cuts it (and bridges to NSString each time: slow in a
+  /// table of a year's rows).
+  public static func padded(_ text: String, to width: Int) -> String {
+    let count = text.count
+    return count >= width ? text : text + String(repeating: " ", count: width - count)
+  }
+
+  /// `07`: at least two digits, without `String(format:)`'s cost per call.
+  public static func twoDigits(_ n: Int) -> String { (0..<10).contains(n) ? "0\(n)" : "\(n)" }
+
   /// `1 dose`, `2 doses`, `0 days`; `plural` for nouns that do not take an s.
   public static func count(_ n: Int, _ singular: String, plural: String? = nil) -> String {
     "\(n) \(n == 1 ? singular : plural ?? singular + "s")"

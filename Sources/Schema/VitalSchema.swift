@@ -32,6 +32,7 @@ public enum VitalSchema {
     // one address in NFC are both kept (`vital db check` names them); nothing is merged.
     Migration("0015_nfc_emails") { db in try AccountStore.normalizeStoredEmails(db) },
     Shipped.medicationPlans, Shipped.donationVitals, Shipped.cycleNotes, Shipped.syncRefused, Shipped.workoutRoutes,
+    Shipped.vitalDays,
   ])
 
   /// Today's description of every table the migrations make (but the R*Tree over districts):
@@ -45,7 +46,7 @@ public enum VitalSchema {
     AreaStore.watches, AreaStore.watchStates, AreaStore.notices, SyncKey.table, HealthStore.sources,
     HealthStore.counted, HealthStore.countedState, Replica.changedDays, ChangeJournal.changes, ChangeJournal.steps,
     ChangeJournal.before, Replica.setAside, PeriodStore.notes, PeriodStore.pauses, Replica.refused,
-    HealthStore.workoutRoutes,
+    HealthStore.workoutRoutes, HealthStore.vitalDays, HealthStore.vitalDaysState,
   ]
 
   /// Every synced dataset, in the order a new device applies them (blobs before the profile

@@ -85,13 +85,30 @@ public enum ISO8601 {
 
   /// An instant: the text must carry `Z` or an offset.
   public static func date(from text: String) -> Date? {
+    // Most text read is the stored form: read in place, where the general parser copies it.
+    var text = text
+    if let ms = text.withUTF8(storedMilliseconds(utf8:)) { return date(milliseconds: ms) }
     guard let f = fields(from: text), let offset = f.offset else { return nil }
     return date(from: f, offset: offset)
+  }
+
+  /// The instant `ms` milliseconds after 1970 began, the same Double `date(from:)` gives for
+  /// its text: seconds and milliseconds added as `date(from:offset:)` adds them.
+  public static func date(milliseconds ms: Int64) -> Date {
+    let seconds = ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000)
+    return Date(timeIntervalSince1970: Double(seconds) + Double(ms - seconds * 1000) / 1000)
   }
 
   /// Milliseconds since 1970 of instant text as UTF-8 bytes: the stored form
   /// (`2026-12-01T08:30:00.000Z`) read without allocating, anything else through `date(from:)`.
   public static func milliseconds(utf8 b: UnsafeBufferPointer<UInt8>) -> Int64? {
+    if let ms = storedMilliseconds(utf8: b) { return ms }
+    guard let date = date(from: String(decoding: b, as: UTF8.self)) else { return nil }
+    return Int64((date.timeIntervalSince1970 * 1000).rounded())
+  }
+
+  /// Milliseconds since 1970 of text in exactly the stored form; nil for any other text.
+  static func storedMilliseconds(utf8 b: UnsafeBufferPointer<UInt8>) -> Int64? {
     func digits(_ at: Int, _ count: Int) -> Int? {
       var v = 0
       for i in at..<(at + count) {
@@ -109,8 +126,7 @@ public enum ISO8601 {
       let days = days(fromCivil: Int64(y), mo, d)
       return (days * 86_400 + Int64(h * 3600 + mi * 60 + s)) * 1000 + Int64(ms)
     }
-    guard let date = date(from: String(decoding: b, as: UTF8.self)) else { return nil }
-    return Int64((date.timeIntervalSince1970 * 1000).rounded())
+    return nil
   }
 
   /// The instant for fields at a given offset from UTC.

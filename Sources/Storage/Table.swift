@@ -27,7 +27,8 @@ public struct Table: Sendable {
   /// Table constraints (`PRIMARY KEY (a, b)`, `CHECK (...)`), after the columns.
   public let constraints: [String]
   public let withoutRowID: Bool
-  /// `name: columns` pairs, each made `CREATE INDEX name ON table(columns)`.
+  /// `name: columns` pairs, each made `CREATE INDEX name ON table(columns)`; `columns WHERE
+  /// condition` makes a partial index, of the rows the condition holds for.
   public let indexes: KeyValuePairs<String, String>
   /// Why the table is as it is: kept in the schema itself, so `schema.sql` and `.schema` show it.
   public let comment: String?
@@ -64,7 +65,14 @@ public struct Table: Sendable {
     lines += [body.joined(separator: ",\n")]
     let options = withoutRowID ? "STRICT, WITHOUT ROWID" : "STRICT"
     let create = "CREATE TABLE \(name) (\n\(lines.joined(separator: "\n"))\n) \(options);"
-    return [create] + indexes.map { "CREATE INDEX \($0.key) ON \(name)(\($0.value));" }
+    return [create]
+      + indexes.map { index in
+        guard let split = index.value.range(of: " WHERE ") else {
+          return "CREATE INDEX \(index.key) ON \(name)(\(index.value));"
+        }
+        let columns = index.value[..<split.lowerBound]
+        return "CREATE INDEX \(index.key) ON \(name)(\(columns)) WHERE \(index.value[split.upperBound...]);"
+      }
   }
 
   /// A name as SQL reads it: plain when it is a plain word, double-quoted when it is a keyword.

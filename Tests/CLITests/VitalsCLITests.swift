@@ -77,4 +77,50 @@ import Testing
     let alone = try vital.run(["health", "vitals", "--days", "3"])
     #expect(alone.status == 64 && alone.stderr.contains("go with --type"))
   }
+
+  /// Trends read kept day figures (`health_vital_day`): what a home that kept them shows after
+  /// an import onto kept days, an undo, and a move to another zone is what a home that never
+  /// kept any shows for the same samples, to the last digit.
+  @Test func keptDaysFollowEveryChangeOfTheirSamples() throws {
+    let first = vital.root + "/first.xml"
+    let second = vital.root + "/second.xml"
+    try HealthTotalsCLITests.generate(
+      first, ["--sources", "watch,phone", "--start", "2026-10-24", "--days", "4", "--vitals"])
+    // The same generator a day later: other readings on days the first file has too.
+    try HealthTotalsCLITests.generate(
+      second, ["--sources", "watch", "--start", "2026-10-25", "--days", "2", "--vitals"])
+    func fresh(_ files: [String], zone: String = "Europe/Berlin") throws -> VitalHome {
+      let home = try VitalHome()
+      home.environment["VITAL_NOW"] = vital.environment["VITAL_NOW"]
+      home.environment["TZ"] = zone
+      let run = try home.run(
+        ["account", "register", "--email", "fresh@example.org", "--password-stdin"],
+        stdin: "lilac harbour 1987 teaspoon\n")
+      try #require(run.status == 0, "\(run.stderr)")
+      for file in files { try #require(try home.run(["health", "import", file]).status == 0) }
+      return home
+    }
+    let kinds = ["heart-rate", "resting-heart-rate", "hrv", "weight", "bp", "oxygen", "respiratory-rate"]
+    func figures(_ home: VitalHome) throws -> [String] {
+      try kinds.map { kind in
+        let run = try home.run(["health", "vitals", "--type", kind, "--days", "8", "--json"])
+        try #require(run.status == 0, "\(run.stderr)")
+        return run.stdout
+      }
+    }
+    try #require(try vital.run(["health", "import", first]).status == 0)
+    let before = try figures(vital)
+    try #require(try vital.run(["health", "import", second]).status == 0)
+    let both = try figures(vital)
+    #expect(both != before, "the second file's readings count on days already kept")
+    #expect(both == (try figures(try fresh([first, second]))))
+    try #require(try vital.run(["undo", "--yes"]).status == 0)
+    #expect(try figures(vital) == before, "undone, the days are as they were")
+    vital.environment["TZ"] = "America/New_York"
+    let there = try figures(vital)
+    #expect(there != before, "the readings fall on other days there")
+    #expect(there == (try figures(try fresh([first], zone: "America/New_York"))))
+    vital.environment["TZ"] = "Europe/Berlin"
+    #expect(try figures(vital) == before, "and back home, on the days they fell on before")
+  }
 }

@@ -59,4 +59,14 @@ import Testing
     #expect(first.naps.map(\.asleep) == [40 * 60])
     #expect(nights.last?.inBed == 20 * 60 && nights.last?.naps.map(\.inBed) == [10 * 60])
   }
+
+  /// A year of nights is read from the sleep index alone: the query names its rows in the
+  /// index's own words, which SQLite needs to use a partial index.
+  @Test func sleepIsReadFromItsCoveringIndex() throws {
+    let test = try TestAccount()
+    let plan = try test.db.query(
+      "EXPLAIN QUERY PLAN " + HealthStore.sleepQuery, "acc", "2026-01-01", "2027-01-01",
+      row: { try $0.get(3, as: String.self) })
+    #expect(plan.joined().contains("COVERING INDEX health_sample_sleep"), "\(plan)")
+  }
 }

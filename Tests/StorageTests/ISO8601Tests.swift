@@ -75,4 +75,17 @@ import Testing
       #expect(ms(bad) == nil, "\(bad)")
     }
   }
+
+  /// `date(from:)` reads the stored form in place: the same Double as the general parser gives
+  /// (through the text with `+00:00`), before 1970 and after, to the millisecond.
+  @Test func theStoredFormReadsAsTheGeneralParserReadsIt() throws {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2000 {
+      let ms = Int64.random(in: -6_000_000_000_000...8_000_000_000_000, using: &generator)
+      let stored = ISO8601.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+      #expect(stored.count == 24)
+      let general = try #require(ISO8601.fields(from: stored.replacingOccurrences(of: "Z", with: "+00:00")))
+      #expect(ISO8601.date(from: stored) == ISO8601.date(from: general, offset: 0), "\(stored)")
+    }
+  }
 }

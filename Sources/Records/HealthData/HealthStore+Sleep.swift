@@ -24,12 +24,10 @@ extension HealthStore {
     let earliest = from.map { ISO8601.string(from: $0.addingTimeInterval(-2 * 86_400)) } ?? ""
     let end = ISO8601.string(from: through.adding(days: 1).start(in: calendar))
     var samples: [SleepSample] = []
+    var sourceNames = SourceNames()
     var names = Set<String>()
     try db.forEachRow(
-      """
-      SELECT value, source, start, "end" FROM health_sample
-      WHERE account_id = ? AND type = ? AND start >= ? AND start < ?
-      """, account.id, SleepState.type, earliest, end
+      Self.sleepQuery, account.id, earliest, end
     ) { row in
       let text: String? =
         switch row[0] {
@@ -38,12 +36,15 @@ extension HealthStore {
         default: nil
         }
       // A value this Vital does not know, or a record without dates, says nothing of sleep.
-      guard let text, let state = SleepState(healthValue: text), let start = ISO8601.date(from: try row.get(2)),
-        let end = ISO8601.date(from: try row.get(3))
+      guard let text, let state = SleepState(healthValue: text),
+        let start = row.withUTF8(2, { $0.flatMap(ISO8601.milliseconds(utf8:)) }),
+        let end = row.withUTF8(3, { $0.flatMap(ISO8601.milliseconds(utf8:)) })
       else { return }
-      let source = (try row.get(1, as: String?.self)) ?? ""
-      names.insert(source)
-      samples.append(SleepSample(state: state, source: source, start: start, end: end))
+      let source = sourceNames.name(row, 1)
+      if samples.last?.source != source { names.insert(source) }
+      samples.append(
+        SleepSample(
+          state: state, source: source, start: ISO8601.date(milliseconds: start), end: ISO8601.date(milliseconds: end)))
     }
     let ranking = try sourceRanking(extra: Array(names))
     let first = from.map { LocalDate($0, in: calendar) }
@@ -51,4 +52,10 @@ extension HealthStore {
       night.day <= through && (first.map { night.day >= $0 } ?? true)
     }
   }
+
+  /// An account's sleep samples starting in a stretch, read from `health_sample_sleep` alone.
+  static let sleepQuery = """
+    SELECT value, source, start, "end" FROM health_sample
+    WHERE account_id = ? AND \(sleepSamples) AND start >= ? AND start < ?
+    """
 }

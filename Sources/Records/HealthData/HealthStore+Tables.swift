@@ -9,7 +9,15 @@ extension HealthStore {
       device, adds nothing.
       """,
     Sample.shape.accountTableColumns(), constraints: ["PRIMARY KEY (account_id, id)"], withoutRowID: true,
-    indexes: ["health_sample_type_start": "account_id, type, start"])
+    indexes: [
+      "health_sample_type_start": "account_id, type, start",
+      // Sleep's columns beside their keys: a year of nights is read from the index alone, not
+      // row by row from a table stored in the order of ids.
+      "health_sample_sleep": "account_id, type, start, \"end\", value, source WHERE \(sleepSamples)",
+    ])
+
+  /// The rows `health_sample_sleep` holds: a query names them in these words to read it.
+  static let sleepSamples = "type = '\(SleepState.type)'"
 
   /// Where samples come from. The id is made from the name (`HealthSource.id`), unique per
   /// account: two accounts in one home may both have "Anna's iPhone".
@@ -40,6 +48,26 @@ extension HealthStore {
       .text("account_id", "PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE"), .text("ranking", "NOT NULL"),
       .integer("longest_ms", "NOT NULL"),
     ])
+
+  /// Each local day's readings of a vital kind added up: derived from `health_sample`, never synced.
+  public static let vitalDays = Table(
+    "health_vital_day",
+    comment: """
+      Derived from health_sample, never synced: each local day's readings of a vital kind added
+      up (the second number of blood pressure in d_*), the days without readings too (count 0),
+      in the zone health_vital_state names; sources joined by U+001F.
+      """,
+    [
+      .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"), .text("type", "NOT NULL"),
+      .text("day", "NOT NULL"), .integer("count", "NOT NULL"), .real("minimum"), .real("maximum"), .real("sum"),
+      .integer("d_count", "NOT NULL"), .real("d_minimum"), .real("d_maximum"), .real("d_sum"),
+      .text("sources", "NOT NULL"),
+    ], constraints: ["PRIMARY KEY (account_id, type, day)"], withoutRowID: true)
+
+  /// The zone `health_vital_day` counted its days in.
+  public static let vitalDaysState = Table(
+    "health_vital_state",
+    [.text("account_id", "PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE"), .text("zone", "NOT NULL")])
 
   public static let workouts = Table(
     "workout",

@@ -52,15 +52,39 @@ extension HealthStore {
   /// a unit the kind does not read, or beyond any body's range, left out.
   public func vitalReadings(_ kind: VitalKind, from: Date, to: Date) throws -> [VitalReading] {
     var readings: [VitalReading] = []
+    var names = SourceNames()
     try db.forEachRow(
       """
       SELECT value, unit, source, start FROM health_sample
       WHERE account_id = ? AND type = ? AND start >= ? AND start < ? ORDER BY start
       """, account.id, kind.type, ISO8601.string(from: from), ISO8601.string(from: to)
     ) { row in
-      if let reading = try Self.reading(kind, row) { readings.append(reading) }
+      if let reading = try Self.reading(kind, row, names: &names) { readings.append(reading) }
     }
     return readings
+  }
+
+  /// One String per source name: years of readings name a handful of sources, and comparing
+  /// the bytes of the last one costs less than a String (and its hash) per reading.
+  struct SourceNames {
+    private var bytes: [[UInt8]] = []
+    private var names: [String] = []
+    private var last = -1
+
+    mutating func name(_ row: Row, _ column: Int) -> String {
+      row.withUTF8(column) { raw in
+        let raw = raw ?? UnsafeBufferPointer(start: nil, count: 0)
+        if last >= 0, bytes[last].elementsEqual(raw) { return names[last] }
+        if let known = bytes.firstIndex(where: { $0.elementsEqual(raw) }) {
+          last = known
+        } else {
+          bytes.append(Array(raw))
+          names.append(String(decoding: raw, as: UTF8.self))
+          last = names.count - 1
+        }
+        return names[last]
+      }
+    }
   }
 
   /// The latest reading of each kind that has one.
@@ -73,7 +97,8 @@ extension HealthStore {
         WHERE account_id = ? AND type = ? AND start <= ? ORDER BY start DESC LIMIT 100
         """, account.id, kind.type, ISO8601.string(from: now)
       ) { row in
-        found = try Self.reading(kind, row)
+        var names = SourceNames()
+        found = try Self.reading(kind, row, names: &names)
         return found == nil
       }
       return found.map { (kind, $0) }
@@ -84,17 +109,7 @@ extension HealthStore {
   public func vitals(_ kind: VitalKind, _ period: Trend.Period) throws -> [VitalsRow] {
     let today = LocalDate(now, in: calendar)
     let bounds = (0..<period.count).reversed().map { Trend.bounds(period, back: $0, today: today) }
-    let readings = try vitalReadings(
-      kind, from: bounds[0].0.start(in: calendar), to: today.adding(days: 1).start(in: calendar))
-    var byDay: [LocalDate: (value: VitalStats, diastolic: VitalStats, sources: Set<String>)] = [:]
-    for reading in readings {
-      let day = LocalDate(reading.at, in: calendar)
-      var entry = byDay[day] ?? (VitalStats(), VitalStats(), [])
-      entry.value.add(reading.value)
-      if let d = reading.diastolic { entry.diastolic.add(d) }
-      entry.sources.insert(reading.source)
-      byDay[day] = entry
-    }
+    let byDay = try vitalDays(kind, from: bounds[0].0, through: today)
     return bounds.map { from, last, label in
       let through = min(last, today)
       var value = VitalStats()
@@ -115,18 +130,18 @@ extension HealthStore {
     }
   }
 
-  private static func reading(_ kind: VitalKind, _ row: Row) throws -> VitalReading? {
-    guard let at = ISO8601.date(from: try row.get(3)) else { return nil }
-    let source = (try row.get(2, as: String?.self)) ?? ""
+  private static func reading(_ kind: VitalKind, _ row: Row, names: inout SourceNames) throws -> VitalReading? {
+    guard let ms = row.withUTF8(3, { $0.flatMap(ISO8601.milliseconds(utf8:)) }) else { return nil }
+    let at = ISO8601.date(milliseconds: ms)
+    let source = names.name(row, 2)
     if kind == .bloodPressure {
       guard case .text(let text) = row[0], let reading = BloodPressure(stored: text),
         kind.plausible.contains(reading.systolic), kind.plausible.contains(reading.diastolic)
       else { return nil }
       return VitalReading(at: at, value: reading.systolic, diastolic: reading.diastolic, source: source)
     }
-    guard let number = HealthStore.number(row[0]),
-      let value = kind.value(number, unit: try row.get(1, as: String?.self))
-    else { return nil }
+    let unit: String? = if case .text(let text) = row[1] { text } else { nil }
+    guard let number = HealthStore.number(row[0]), let value = kind.value(number, unit: unit) else { return nil }
     return VitalReading(at: at, value: value, diastolic: nil, source: source)
   }
 }

@@ -13,7 +13,10 @@ extension HealthTotals {
       let replica = Replica(db: db, accountID: accountID, now: now)
       let state = try loadState()
       var ranking = Ranking(try sourceRows() + (state?.ranking ?? []))
-      var pending = Set(try replica.changedDays(.healthSample))
+      let changed = Set(try replica.changedDays(.healthSample))
+      // The other cache built from samples hears of the same days, before they are cleared.
+      try HealthStore.forgetVitalDays(db, accountID: accountID, utcDays: changed)
+      var pending = changed
       var longest = state?.longest ?? 0
       let rebuild = state == nil || !ranking.keeps(state!.ranking)
       if rebuild {
