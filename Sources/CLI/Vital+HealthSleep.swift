@@ -22,7 +22,7 @@ extension Vital.HealthCommand {
           vital health sleep --days 90 --json
         """)
     @OptionGroup var global: GlobalOptions
-    @Option(help: "The last N nights (default 14).") var days = 14
+    @Option(help: "The last N nights.") var days = 14
 
     func validate() throws {
       guard (1...3660).contains(days) else { throw ValidationError("--days must be from 1 to 3660") }
@@ -33,8 +33,26 @@ extension Vital.HealthCommand {
       let store = HealthStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
       let nights = try store.sleep(days: days)
       try app.output.show(.array(nights.map { Self.json($0.day, $0.night) })) {
-        Self.table(nights, calendar: app.calendar)
+        guard nights.contains(where: { $0.night != nil }) else {
+          return Self.none(nights.count, last: try store.lastSampleDay(type: SleepState.type), app)
+        }
+        return Self.table(nights, calendar: app.calendar)
       }
+    }
+
+    /// Nothing in the nights asked for: where the last night is, or how to bring some.
+    static func none(_ count: Int, last: LocalDate?, _ app: App) -> String {
+      guard let last else {
+        return "No sleep yet: 'vital health import' brings it from Apple Health or Gadgetbridge."
+      }
+      let back = last.days(to: LocalDate(app.now, in: app.calendar), in: app.calendar) + 1
+      return "No sleep in the last \(HumanText.count(count, "night")); the last recorded began on \(last):"
+        + " 'vital health sleep --days \(back)' reaches it."
+    }
+
+    /// Whether the night tells `state`: it has stages, and one of its sources reports this one.
+    static func known(_ night: SleepNight, _ state: SleepState) -> Bool {
+      night.asleep != nil && !night.unknown.contains(state)
     }
 
     static func json(_ day: LocalDate, _ night: SleepNight?) -> JSON {
@@ -43,12 +61,12 @@ extension Vital.HealthCommand {
       return .object([
         ("date", .string(day.description)), ("bedtime", time(night?.bedtime)), ("wake", time(night?.wake)),
         ("in_bed_s", seconds(night?.inBed)), ("asleep_s", seconds(night?.asleep)),
-        ("core_s", seconds(night.flatMap { $0.asleep == nil ? nil : $0.stages[.core, default: 0] })),
-        ("deep_s", seconds(night.flatMap { $0.asleep == nil ? nil : $0.stages[.deep, default: 0] })),
-        ("rem_s", seconds(night.flatMap { $0.asleep == nil ? nil : $0.stages[.rem, default: 0] })),
+        ("core_s", seconds(night.flatMap { known($0, .core) ? $0.stages[.core, default: 0] : nil })),
+        ("deep_s", seconds(night.flatMap { known($0, .deep) ? $0.stages[.deep, default: 0] : nil })),
+        ("rem_s", seconds(night.flatMap { known($0, .rem) ? $0.stages[.rem, default: 0] : nil })),
         ("asleep_unstaged_s", seconds(night.flatMap { $0.asleep == nil ? nil : $0.stages[.asleep, default: 0] })),
-        ("awake_s", seconds(night.flatMap { $0.asleep == nil ? nil : $0.awake })),
-        ("awake_periods", seconds(night.flatMap { $0.asleep == nil ? nil : $0.awakePeriods })),
+        ("awake_s", seconds(night.flatMap { known($0, .awake) ? $0.awake : nil })),
+        ("awake_periods", seconds(night.flatMap { known($0, .awake) ? $0.awakePeriods : nil })),
         ("sources", .array((night?.sources ?? []).map(JSON.string))),
         (
           "naps",
@@ -71,9 +89,6 @@ extension Vital.HealthCommand {
     }
 
     static func table(_ nights: [(day: LocalDate, night: SleepNight?)], calendar: Calendar) -> String {
-      guard nights.contains(where: { $0.night != nil }) else {
-        return "No sleep in these \(nights.count) nights: 'vital health import' brings it from Apple Health."
-      }
       let clock = { (date: Date) -> String in
         let c = calendar.dateComponents([.hour, .minute], from: date)
         return HumanText.twoDigits(c.hour!) + ":" + HumanText.twoDigits(c.minute!)
@@ -85,8 +100,11 @@ extension Vital.HealthCommand {
         let cell = { (text: String) in HumanText.padded(text, to: 7) }
         // Stages and waking are told only by sources that stage sleep (a watch, iOS 16 on).
         let staged = [.core, .deep, .rem].contains { night.stages[$0, default: 0] > 0 }
-        let stage = { (state: SleepState) in cell(staged ? duration(night.stages[state, default: 0]) : "–") }
-        let awake = staged ? "\(duration(night.awake)) (\(night.awakePeriods)×)" : "–"
+        let stage = { (state: SleepState) in
+          cell(staged && !night.unknown.contains(state) ? duration(night.stages[state, default: 0]) : "–")
+        }
+        let awake =
+          staged && !night.unknown.contains(.awake) ? "\(duration(night.awake)) (\(night.awakePeriods)×)" : "–"
         var line = "\(label)  \(clock(night.bedtime))  \(clock(night.wake))  \(cell(duration(night.inBed)))  "
         line += "\(cell(duration(night.asleep)))  \(stage(.core))  \(stage(.deep))  \(stage(.rem))  "
         line += HumanText.padded(awake, to: 10) + "  " + (night.sources.first ?? "")

@@ -31,7 +31,7 @@ extension Vital.HealthCommand {
           vital health vitals --type bp --weeks 8 --json
         """)
     @OptionGroup var global: GlobalOptions
-    @Option(help: "heart-rate, resting-heart-rate, hrv, weight, blood-pressure, spo2 or respiratory-rate.")
+    @Option(help: "The kind of reading; also hr or pulse, rhr, bp, oxygen, breathing, sdnn.")
     var type: VitalKind?
     @OptionGroup var periods: PeriodOptions
 
@@ -45,8 +45,27 @@ extension Vital.HealthCommand {
       guard let type else { return try overview(app, store) }
       let rows = try store.vitals(type, periods.period)
       try app.output.show(.array(rows.map { Self.json($0, type) })) {
-        VitalsChart(kind: type, rows: rows, width: Output.width).text
+        guard rows.contains(where: { $0.value != nil }) else {
+          return try Self.none(type, periods.period, last: try store.lastSampleDay(type: type.type), app)
+        }
+        return VitalsChart(kind: type, rows: rows, width: Output.width).text
       }
+    }
+
+    /// Nothing in the periods asked for: where the last reading is, or how to bring some.
+    static func none(_ kind: VitalKind, _ period: Records.Trend.Period, last: LocalDate?, _ app: App) throws -> String {
+      let stretch =
+        switch period {
+        case .days(let n): HumanText.count(n, "day")
+        case .weeks(let n): HumanText.count(n, "week")
+        case .months(let n): HumanText.count(n, "month")
+        }
+      guard let last else {
+        return "No \(kind.label) yet: 'vital health import' brings it from Apple Health or Gadgetbridge."
+      }
+      let back = last.days(to: LocalDate(app.now, in: app.calendar), in: app.calendar) + 1
+      return "No \(kind.label) in the last \(stretch); the last reading was on \(last):"
+        + " 'vital health vitals --type \(kind.rawValue) --days \(back)' reaches it."
     }
 
     func overview(_ app: App, _ store: HealthStore) throws {

@@ -40,12 +40,16 @@ extension Vital.HealthCommand {
       let store = HealthStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
       let from = days.map { LocalDate(app.now, in: app.calendar).adding(days: -($0 - 1)).start(in: app.calendar) }
       let workouts = try store.workouts(type: type.map(WorkoutActivity.type), from: from)
+      // An activity none of the workouts has may be a typo (`run`): the empty answer names those there are.
+      let others = workouts.isEmpty && type != nil ? try store.workoutTypes() : []
       try app.output.show(.array(workouts.map { Self.json($0, app) })) {
         guard !workouts.isEmpty else {
           return type == nil && days == nil
             ? "No workouts yet: 'vital health import' brings them from Apple Health, with their routes."
             : "No \(type.map { WorkoutActivity.name(WorkoutActivity.type($0)) + " " } ?? "")workouts"
-              + (days.map { " in the last \(HumanText.count($0, "day"))" } ?? "") + "."
+              + (days.map { " in the last \(HumanText.count($0, "day"))" } ?? "")
+              + (others.isEmpty || others.contains(WorkoutActivity.type(type ?? ""))
+                ? "." : "; yours are " + others.map(WorkoutActivity.name).joined(separator: ", ") + ".")
         }
         return Self.table(workouts, calendar: app.calendar)
       }
@@ -64,6 +68,9 @@ extension Vital.HealthCommand {
       ])
     }
 
+    /// How much of an id the table shows: `wo-`, the start in hex seconds, `-`, four more.
+    static let shownID = 17
+
     /// `1:02:03` or `31:02`.
     static func clock(_ seconds: Double?) -> String {
       guard let seconds, seconds.isFinite else { return "–" }
@@ -74,11 +81,14 @@ extension Vital.HealthCommand {
 
     static func table(_ workouts: [HealthStore.WorkoutDetail], calendar: Calendar) -> String {
       let header =
-        "date        start  activity            time      distance   energy    pace       heart  climb  source"
+        "id                 date        start  activity            time      distance   energy    pace       heart  climb  source"
       let rows = workouts.map { w -> String in
         let c = calendar.dateComponents([.hour, .minute], from: w.workout.start)
-        let pad = { (text: String, n: Int) in text.padding(toLength: max(n, text.count), withPad: " ", startingAt: 0) }
-        var line = pad(LocalDate(w.workout.start, in: calendar).description, 10) + "  "
+        let pad = { (text: String, n: Int) in HumanText.padded(text, to: n) }
+        // The start's second and four characters more: what `health workout` needs, short of
+        // two workouts begun in the same second with the same four.
+        var line = pad(String(w.workout.id.prefix(Self.shownID)), Self.shownID) + "  "
+        line += pad(LocalDate(w.workout.start, in: calendar).description, 10) + "  "
         line += String(format: "%02d:%02d", c.hour!, c.minute!) + "  "
         let activity = WorkoutActivity.name(w.workout.type)
         line += pad(activity.count > 18 ? activity.prefix(17) + "…" : activity, 18) + "  "
@@ -101,12 +111,12 @@ extension Vital.HealthCommand {
       commandName: "workout", abstract: "One workout, and its route as GPX (--gpx).",
       discussion: """
         Examples:
-          vital health workout wo-65f1
-          vital health workout wo-65f1 --gpx run.gpx
-          vital health workout wo-65f1 --gpx - | gpxinfo -
+          vital health workout wo-06ad6f55c-1a2b
+          vital health workout wo-06ad6f55c-1a2b --gpx run.gpx
+          vital health workout wo-06ad6f55c-1a2b --gpx - | gpxinfo -
         """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The workout's id, or the start of it ('vital health workouts --json' lists them).")
+    @Argument(help: "The workout's id, or the start of it that 'vital health workouts' shows.")
     var id: String
     @Option(help: "Write the route as GPX 1.1 to this file ('-': standard output).") var gpx: String?
 

@@ -10,9 +10,7 @@ struct VitalsChart {
 
   var text: String {
     let stats = rows.flatMap { [$0.value, $0.diastolic].compactMap { $0 } }
-    guard !stats.isEmpty else {
-      return "No \(kind.label) in these \(rows.count) periods: 'vital health import' brings it from Apple Health."
-    }
+    guard !stats.isEmpty else { return "" }
     let low = stats.map(\.minimum).min()!
     let high = stats.map(\.maximum).max()!
     let columns = max(10, min(60, width - 52))

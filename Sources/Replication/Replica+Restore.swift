@@ -31,9 +31,12 @@ extension Replica {
   }
 
   /// Brings a deleted record back with `fields`: every field of the dataset, as the record held
-  /// them when it was deleted here (the undo journal keeps them). Each field keeps the clock it
-  /// had, so an edit another device made meanwhile still wins, and an earlier change here can
-  /// still be undone; `_deleted` goes out as 0, newer than the delete, so every device restores it.
+  /// them when it was deleted here (the undo journal keeps them). A field last written here
+  /// keeps its clock, so an earlier change here can still be undone; one another device wrote
+  /// takes the restore's clock: its edit may have arrived while the record was gone here, as a
+  /// clock without its value, and this device would otherwise hold the old value under the
+  /// other's clock and never agree with it. `_deleted` goes out as 0, newer than the delete, so
+  /// every device restores it, with these values.
   public func restore(_ dataset: Dataset, id: String, _ fields: [String: DatabaseValue]) throws {
     precondition(Set(fields.keys) == Set(dataset.fields), "a restore names every field of \(dataset.name)")
     try db.transaction { db in
@@ -45,7 +48,7 @@ extension Replica {
       var clocks = try self.clocks(dataset, id)
       for key in [FieldMerge.deleted, FieldMerge.withdrawn] { clocks[key] = nil }
       clocks[FieldMerge.restored] = hlc
-      for field in dataset.fields where clocks[field] == nil { clocks[field] = hlc }
+      for field in dataset.fields where clocks[field]?.node != hlc.node { clocks[field] = hlc }
       try save(dataset, id, clocks)
       try db.execute(
         "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, ?, ?, '*', NULL, ?)",

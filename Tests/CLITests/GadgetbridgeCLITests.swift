@@ -73,15 +73,35 @@ import Testing
       guard let want = stages[day] else { continue }
       #expect(night["core_s"] as? Int == want["core"], "\(day) core: \(night["core_s"] ?? "nil")")
       #expect(night["deep_s"] as? Int == want["deep"], "\(day) deep: \(night["deep_s"] ?? "nil")")
+      // Neither the band nor the Pebble tells REM or waking: unknown, not 0.
+      #expect(night["rem_s"] is NSNull && night["awake_s"] is NSNull && night["awake_periods"] is NSNull, "\(night)")
     }
+    let table = try vital.run(["health", "sleep", "--days", "8"])
+    #expect(!table.stdout.contains("(0×)"), "\(table.stdout)")
     #expect(nights.filter { !($0["asleep_s"] is NSNull) }.count == stages.count, "\(nights)")
     let vitals = try vital.run(["health", "vitals", "--type", "heart-rate", "--days", "8", "--json"])
     let rows = try #require(vitals.json as? [[String: Any]])
     #expect(rows.contains { ($0["count"] as? Int ?? 0) > 1000 }, "a reading a minute while worn")
     #expect(rows.allSatisfy { ($0["max"] as? Double ?? 0) <= 250 }, "255 is no reading")
-    // Again: nothing new.
+    // Again: nothing new; nor after the band was given a name in Gadgetbridge and exported again.
     let again = try vital.run(["health", "import", db, "--json"])
     #expect(again.object?["inserted"] as? Int == 0)
+    let renamed = vital.root + "/renamed.db"
+    try FileManager.default.copyItem(atPath: db, toPath: renamed)
+    // Python's sqlite3 leaves the file in Gadgetbridge's journal mode, as the phone would.
+    let rename = Process()
+    rename.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    rename.arguments = [
+      "-c",
+      "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+        + "c.execute(\"UPDATE DEVICE SET ALIAS = 'Bob''s band' WHERE NAME = 'Mi Band 3'\"); c.commit()",
+      renamed,
+    ]
+    try rename.run()
+    rename.waitUntilExit()
+    try #require(rename.terminationStatus == 0)
+    let afterRename = try vital.run(["health", "import", renamed, "--json"])
+    #expect(afterRename.status == 0 && afterRename.object?["inserted"] as? Int == 0, "\(afterRename.stdout)")
   }
 
   @Test func aFileThatIsNotGadgetbridgesIsRefusedWithNothingWritten() throws {

@@ -67,7 +67,7 @@ import Testing
   @Test func noSleepIsNoDataAndTheTextSaysSo() throws {
     let run = try vital.run(["health", "sleep", "--days", "3"])
     #expect(run.status == 0)
-    #expect(run.stdout.contains("No sleep in these 3 nights"), "\(run.stdout)")
+    #expect(run.stdout.contains("No sleep yet: 'vital health import' brings it"), "\(run.stdout)")
     let json = try vital.run(["health", "sleep", "--days", "3", "--json"])
     let rows = try #require(json.json as? [[String: Any]])
     #expect(rows.count == 3 && rows.allSatisfy { $0["asleep_s"] is NSNull })

@@ -123,4 +123,30 @@ import Testing
     vital.environment["TZ"] = "Europe/Berlin"
     #expect(try figures(vital) == before, "and back home, on the days they fell on before")
   }
+
+  /// Days without data after the last import say where the data is, and the command they name
+  /// reaches it: not "import it", which the person has done.
+  @Test func anEmptyStretchNamesTheLastDayWithData() throws {
+    let file = vital.root + "/old.xml"
+    try HealthTotalsCLITests.generate(
+      file, ["--sources", "watch,phone", "--start", "2026-10-01", "--days", "3", "--vitals", "--sleep"])
+    try #require(try vital.run(["health", "import", file]).status == 0)
+    let weight = try vital.run(["health", "vitals", "--type", "weight", "--days", "2"])
+    #expect(weight.status == 0)
+    let hint = try #require(
+      weight.stdout.firstMatch(
+        of: /No weight in the last 2 days; the last reading was on (\S+): 'vital (.+)' reaches it/),
+      "\(weight.stdout)")
+    let reaches = try vital.run(hint.2.split(separator: " ").map(String.init))
+    #expect(reaches.stdout.contains(String(hint.1)) && reaches.stdout.contains("kg"), "\(reaches.stdout)")
+    let sleep = try vital.run(["health", "sleep", "--days", "3"])
+    let night = try #require(
+      sleep.stdout.firstMatch(
+        of: /No sleep in the last 3 nights; the last recorded began on (\S+): 'vital (.+)' reaches it/),
+      "\(sleep.stdout)")
+    let shown = try vital.run(night.2.split(separator: " ").map(String.init))
+    #expect(shown.stdout.contains("asleep") && !shown.stdout.contains("No sleep"), "\(shown.stdout)")
+    let weeks = try vital.run(["health", "vitals", "--type", "hrv", "--weeks", "2"])
+    #expect(weeks.stdout.contains("in the last 2 weeks; the last reading was on"), "\(weeks.stdout)")
+  }
 }

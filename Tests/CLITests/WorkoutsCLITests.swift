@@ -63,7 +63,8 @@ import Testing
     #expect(run.stderrLines.count == 1, "\(run.stderr)")
     #expect(
       run.stderr.hasPrefix("warning: route_2026-03-29_")
-        && run.stderr.contains("the export names this route file but does not hold it; its workout is kept"),
+        && run.stderr.contains("the export names this route file but does not hold it (import export.zip")
+        && run.stderr.contains("; its workout is kept"),
       "\(run.stderr)")
     #expect(run.object?["routes"] as? Int == 3)
     let got = try listed()
@@ -175,8 +176,27 @@ import Testing
     #expect(run.stderr.contains("warning: \(first): "), "\(run.stderr)")
     #expect(run.object?["routes"] as? Int == 2)
     let none = try vital.run(["health", "workouts", "--type", "swimming"])
-    #expect(none.status == 0 && none.stdout.contains("No swimming workouts."), "\(none.stdout)")
+    #expect(none.status == 0 && none.stdout.contains("No swimming workouts; yours are "), "\(none.stdout)")
+    let typo = try vital.run(["health", "workouts", "--type", "run"])
+    #expect(typo.stdout.contains("No run workouts; yours are ") && typo.stdout.contains("running"), "\(typo.stdout)")
     let unknown = try vital.run(["health", "workout", "wo-nothing"])
     expectCleanError(unknown, mentioning: "vital health workouts")
+  }
+
+  /// Exports before iOS 12 wrote a route inside its workout, as `Location` elements: the real
+  /// excerpt in the fixtures has one of two points, kept and written back as GPX.
+  @Test func anOlderExportsRouteInsideItsWorkoutIsKept() throws {
+    let file = HealthCLITests.fixtures + "/apple-health/healthkit-to-sqlite-export.xml"
+    let run = try vital.run(["health", "import", file, "--json"])
+    try #require(run.status == 0, "\(run.stderr)")
+    #expect(run.object?["routes"] as? Int == 1, "\(run.stdout)")
+    #expect(!run.stderr.contains("warning:"), "\(run.stderr)")
+    let workouts = try #require(try vital.run(["health", "workouts", "--json"]).json as? [[String: Any]])
+    let id = try #require(workouts.first?["id"] as? String)
+    #expect(workouts.first?["route_points"] as? Int == 2)
+    let gpx = try vital.run(["health", "workout", id, "--gpx", "-"])
+    #expect(gpx.status == 0 && gpx.stdout.components(separatedBy: "<trkpt").count == 3, "\(gpx.stdout)")
+    #expect(gpx.stdout.contains("lat=\"37.7777\"") && gpx.stdout.contains("<ele>21.2694</ele>"), "\(gpx.stdout)")
+    #expect(try vital.run(["health", "import", file, "--json"]).object?["inserted"] as? Int == 0)
   }
 }

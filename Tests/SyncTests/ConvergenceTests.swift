@@ -60,7 +60,8 @@ import Testing
         }
         let first = try devices[0].snapshot()
         for device in devices.dropFirst() {
-          #expect(try device.snapshot() == first)
+          let other = try device.snapshot()
+          #expect(other == first, "\(first.filter { !other.contains($0) }) vs \(other.filter { !first.contains($0) })")
         }
         // The server holds every record, and, encrypted, none in the clear.
         let response = try await RawHTTP(url: url).sync("{\"changes\":[]}", token: devices[0].token)

@@ -61,7 +61,7 @@ import Testing
       let first = try AppleHealthImport(db: a.db, accountID: a.accountID, now: Date()).run(path: fixture)
       #expect(first.inserted == 5)
       let pushed = try await a.sync()
-      #expect(pushed.pushed == 7, "5 records and the 2 sources of their samples")
+      #expect(pushed.pushed == 8, "5 records, the 2 sources of their samples and the route inside the workout")
       try await b.sync()
       let (sa, sb) = (try a.snapshot(), try b.snapshot())
       #expect(sb == sa, "\(sa.filter { !sb.contains($0) }) vs \(sb.filter { !sa.contains($0) })")

@@ -50,6 +50,26 @@ extension AppleHealthImport {
     try flush()
   }
 
+  /// An older export's route, written inside its workout: kept as a file's would be, or left
+  /// out whole and named.
+  func addInlineRoute(_ workout: WorkoutParts, workoutID: String, start: Date) throws {
+    let shown = "the route inside the workout of \(ISO8601.string(from: start))"
+    if let problem = workout.inlineProblem {
+      summary.routeProblems.append("\(shown): \(problem.message); its workout is kept without a route")
+      return
+    }
+    guard !workout.inlineRoute.isEmpty else { return }
+    let parts = Self.parts(of: workout.inlineRoute, workoutID: workoutID)
+    let records = parts.map { ($0.id, WorkoutRoute.shape.values($0, WorkoutRoute.synced)) }
+    if records.contains(where: { Dataset.workoutRoute.fault(inOrder: $0.1) != nil }) {
+      summary.routeProblems.append("\(shown): its points do not fit a route; its workout is kept without a route")
+      return
+    }
+    for (id, values) in records { try add(.workoutRoute, id: id, values) }
+    summary.routes += 1
+    summary.routePoints += workout.inlineRoute.count
+  }
+
   static func parts(of points: [RoutePoint], workoutID: String) -> [WorkoutRoute] {
     stride(from: 0, to: points.count, by: WorkoutRoute.pointsPerPart).enumerated().map { part, from in
       let slice = Array(points[from..<min(from + WorkoutRoute.pointsPerPart, points.count)])
@@ -97,7 +117,8 @@ enum RouteProblem: Error {
 
   var message: String {
     switch self {
-    case .missing: "the export names this route file but does not hold it"
+    case .missing:
+      "the export names this route file but does not hold it (import export.zip as the phone gave it, or the folder it was unpacked to, with workout-routes/ beside export.xml)"
     case .unreadable(let reason): "it could not be read (\(reason))"
     }
   }

@@ -225,6 +225,8 @@ public final class AppleHealthImport {
       workout?.addStatistics(attributes)
     } else if Bytes.equal(element, "FileReference"), workout != nil, workout?.routePath == nil {
       workout?.routePath = attributes.values["path"]
+    } else if Bytes.equal(element, "Location"), workout != nil, workout?.routePath == nil {
+      workout?.addLocation(attributes)
     } else if Bytes.equal(element, "ActivitySummary") {
       try activitySummary(attributes)
     }
@@ -322,7 +324,11 @@ public final class AppleHealthImport {
       w.durationSeconds, w.distanceMetres, w.energyKcal
     )
     try add(.workout, id: id, HealthStore.Workout.shape.values(workout, HealthStore.Workout.synced))
-    if let path = w.routePath { routes.append((id, start, path)) }
+    if let path = w.routePath {
+      routes.append((id, start, path))
+    } else {
+      try addInlineRoute(w, workoutID: id, start: start)
+    }
   }
 
   /// The order `record` writes a sample's fields in: checked against the shape once, since the

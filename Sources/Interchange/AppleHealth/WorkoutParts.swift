@@ -14,6 +14,37 @@ struct WorkoutParts {
   var energyKcal: Double?
   /// The first `WorkoutRoute`'s `FileReference`: `/workout-routes/route_….gpx`.
   var routePath: String?
+  /// Older exports (before iOS 12) wrote the route inside the workout, as `Location` elements.
+  var inlineRoute: [RoutePoint] = []
+  /// Why the inline route cannot be kept, once a point showed it: it is then left out whole.
+  var inlineProblem: GPXRoute.Problem?
+
+  /// One `<Location date latitude longitude altitude>` of an older export's inline route.
+  mutating func addLocation(_ attributes: XMLStream.Attributes) {
+    guard inlineProblem == nil else { return }
+    guard inlineRoute.count < WorkoutRoute.maxPoints else {
+      inlineProblem = .tooManyPoints
+      inlineRoute.removeAll()
+      return
+    }
+    let values = attributes.values
+    let elevation = values["altitude"].flatMap(Double.init)
+    guard let time = values["date"].flatMap(HealthDate.parse), let latitude = values["latitude"].flatMap(Double.init),
+      let longitude = values["longitude"].flatMap(Double.init), latitude.isFinite, longitude.isFinite,
+      elevation?.isFinite ?? true, time >= (inlineRoute.last?.time ?? .distantPast)
+    else {
+      inlineProblem = .badPoint(inlineRoute.count + 1)
+      inlineRoute.removeAll()
+      return
+    }
+    let point = RoutePoint(time: time, latitude: latitude, longitude: longitude, elevation: elevation)
+    guard point.isValid else {
+      inlineProblem = .badPoint(inlineRoute.count + 1)
+      inlineRoute.removeAll()
+      return
+    }
+    inlineRoute.append(point)
+  }
 
   init(_ attributes: XMLStream.Attributes) {
     let values = attributes.values

@@ -6,6 +6,9 @@ import Storage
 struct GadgetbridgeDevice {
   var name: String
   var miBand: GadgetbridgeKind
+  /// What sample ids are made from: the device's address (IDENTIFIER) where the table has it,
+  /// so that a device renamed in Gadgetbridge and exported again adds nothing; else its name.
+  var identity: String
 
   /// Every device, by `_id`. Columns are read by name: upgraded databases have the later ones
   /// (ALIAS, TYPE_NAME) at the end, and older ones lack them.
@@ -16,21 +19,25 @@ struct GadgetbridgeDevice {
     }
     let pick = { (column: String) in columns.contains(column) ? "\"\(column)\"" : "NULL" }
     var devices: [Int64: GadgetbridgeDevice] = [:]
-    try file.forEachRow("SELECT _id, NAME, \(pick("ALIAS")), \(pick("TYPE_NAME")), \(pick("TYPE")) FROM DEVICE") {
+    try file.forEachRow(
+      "SELECT _id, NAME, \(pick("ALIAS")), \(pick("TYPE_NAME")), \(pick("TYPE")), \(pick("IDENTIFIER")) FROM DEVICE"
+    ) {
       row in
       guard let id = Int64.fromDatabaseValue(row[0]) else { return }
       let named = [String.fromDatabaseValue(row[2]), String.fromDatabaseValue(row[1])].compactMap { $0 }
         .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty }
+      let name = String((named ?? "Gadgetbridge device \(id)").prefix(200))
+      let address = String.fromDatabaseValue(row[5]).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
       devices[id] = GadgetbridgeDevice(
-        name: String((named ?? "Gadgetbridge device \(id)").prefix(200)),
-        miBand: .miBand(typeName: String.fromDatabaseValue(row[3]), type: Int64.fromDatabaseValue(row[4])))
+        name: name, miBand: .miBand(typeName: String.fromDatabaseValue(row[3]), type: Int64.fromDatabaseValue(row[4])),
+        identity: address.flatMap { $0.isEmpty ? nil : "gadgetbridge device " + $0.prefix(200) } ?? name)
     }
     return devices
   }
 
   /// A sample whose device is not in DEVICE (a row left from a device removed since).
   static func unknown(_ id: Int64) -> GadgetbridgeDevice {
-    GadgetbridgeDevice(name: "Gadgetbridge device \(id)", miBand: .huami)
+    GadgetbridgeDevice(name: "Gadgetbridge device \(id)", miBand: .huami, identity: "Gadgetbridge device \(id)")
   }
 }
 

@@ -129,11 +129,11 @@ public final class GadgetbridgeImport {
       // Huami's live readings land between the minutes with intensity -1: heart rate only.
       let live = intensity == -1
       if !live, let steps = Int64.fromDatabaseValue(row[2]), steps > 0, steps <= 1000 {
-        try add(HealthType.steps, Double(steps), "count", device.name, from: ts, to: ts + 60, into: batches)
+        try add(HealthType.steps, Double(steps), "count", device, from: ts, to: ts + 60, into: batches)
         summary.steps += 1
       }
       if let bpm = Int64.fromDatabaseValue(row[3]), (10...250).contains(bpm) {
-        try add(HealthType.heartRate, Double(bpm), "count/min", device.name, from: ts, to: ts, into: batches)
+        try add(HealthType.heartRate, Double(bpm), "count/min", device, from: ts, to: ts, into: batches)
         summary.heartRates += 1
       }
       guard !live else { return }
@@ -143,13 +143,13 @@ public final class GadgetbridgeImport {
         raw: raw, deep: Int64.fromDatabaseValue(row[6]), rem: Int64.fromDatabaseValue(row[7]), previous: entry.said)
       entry.said = said
       let asleep: SleepState? = if case .asleep(let stage) = minute { stage } else { nil }
-      if let stretch = entry.stretches.add(asleep, at: ts) { try add(sleep: stretch, device.name, into: batches) }
+      if let stretch = entry.stretches.add(asleep, at: ts) { try add(sleep: stretch, device, into: batches) }
       state[deviceID] = entry
     }
     for (deviceID, entry) in state {
       var stretches = entry.stretches
       if let stretch = stretches.close() {
-        try add(sleep: stretch, (devices[deviceID] ?? .unknown(deviceID)).name, into: batches)
+        try add(sleep: stretch, devices[deviceID] ?? .unknown(deviceID), into: batches)
       }
     }
     summary.rows += rows
@@ -157,23 +157,26 @@ public final class GadgetbridgeImport {
   }
 
   private func add(
-    sleep stretch: (state: SleepState, start: Int64, end: Int64), _ source: String, into batches: ImportBatches
+    sleep stretch: (state: SleepState, start: Int64, end: Int64), _ device: GadgetbridgeDevice,
+    into batches: ImportBatches
   ) throws {
     try add(
-      SleepState.type, nil, nil, source, from: stretch.start, to: stretch.end, text: stretch.state.healthValue,
+      SleepState.type, nil, nil, device, from: stretch.start, to: stretch.end, text: stretch.state.healthValue,
       into: batches)
     summary.sleepStretches += 1
   }
 
   private func add(
-    _ type: String, _ value: Double?, _ unit: String?, _ source: String, from: Int64, to: Int64, text: String? = nil,
+    _ type: String, _ value: Double?, _ unit: String?, _ device: GadgetbridgeDevice, from: Int64, to: Int64,
+    text: String? = nil,
     into batches: ImportBatches
   ) throws {
     let (start, end) = (Date(timeIntervalSince1970: Double(from)), Date(timeIntervalSince1970: Double(to)))
     let (startText, endText) = (ISO8601.string(from: start), ISO8601.string(from: end))
     let stored: DatabaseValue = value.map(HealthType.stored) ?? text.map(DatabaseValue.text) ?? .null
     let valueText = value.map { String(Int64($0)) } ?? text ?? ""
-    let id = AppleHealthImport.id("hs", start, [type, source, startText, endText, valueText, unit ?? ""])
+    let id = AppleHealthImport.id("hs", start, [type, device.identity, startText, endText, valueText, unit ?? ""])
+    let source = device.name
     if !summary.devices.contains(source) { summary.devices.append(source) }
     if try !batches.add(
       .healthSample, id: id,

@@ -14,6 +14,15 @@ extension HealthStore {
     ).map { LocalDate($0, in: calendar) }
   }
 
+  /// The local day of the latest sample of an Apple Health type (`VitalKind.type`,
+  /// `SleepState.type`) up to now: where an empty stretch of days can say the data is.
+  public func lastSampleDay(type: String) throws -> LocalDate? {
+    try db.scalar(
+      Date.self, "SELECT max(start) FROM health_sample WHERE account_id = ? AND type = ? AND start <= ?", account.id,
+      type, ISO8601.string(from: now)
+    ).map { LocalDate($0, in: calendar) }
+  }
+
   /// The Apple Watch ring goal of each day in `days` that has one, for the move ring (`.energy`)
   /// or the exercise ring (`.exercise`); other measures have no ring goal.
   public func ringGoals(for measure: HealthTotals.Measure, days: ClosedRange<LocalDate>) throws -> [LocalDate: Double] {

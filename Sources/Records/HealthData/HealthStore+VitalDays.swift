@@ -21,39 +21,22 @@ extension HealthStore {
   func vitalDays(_ kind: VitalKind, from first: LocalDate, through last: LocalDate) throws -> [LocalDate: VitalDay] {
     guard first <= last else { return [:] }
     try HealthTotals(db: db, accountID: account.id, now: now).refresh()
+    // Reading first: days all kept take no write lock (an import may hold it).
+    if try keptZone() == calendar.timeZone.identifier {
+      let kept = try keptVitalDays(kind, from: first, through: last)
+      if kept.missing.isEmpty { return kept.days }
+    }
     return try db.transaction { db in
-      try keepVitalZone(db)
-      var result: [LocalDate: VitalDay] = [:]
-      var kept = Set<LocalDate>()
-      try db.forEachRow(
-        """
-        SELECT day, count, minimum, maximum, sum, d_count, d_minimum, d_maximum, d_sum, sources
-        FROM health_vital_day WHERE account_id = ? AND type = ? AND day BETWEEN ? AND ?
-        """, account.id, kind.rawValue, first.description, last.description
-      ) { row in
-        guard let day = LocalDate(try row.get(0, as: String.self)) else { return }
-        kept.insert(day)
-        let value = try Self.stats(row, from: 1)
-        guard value.count > 0 else { return }
-        let sources = try row.get(9, as: String.self)
-        result[day] = VitalDay(
-          value: value, diastolic: try Self.stats(row, from: 5),
-          sources: sources.split(separator: Self.sourceSeparator).map(String.init))
+      if try keptZone() != calendar.timeZone.identifier {
+        // The days were counted in one zone; in another they would fall elsewhere.
+        try db.execute("DELETE FROM health_vital_day WHERE account_id = ?", account.id)
+        try db.execute(
+          "INSERT OR REPLACE INTO health_vital_state (account_id, zone) VALUES (?, ?)", account.id,
+          calendar.timeZone.identifier)
       }
-      // The days not kept, in runs of consecutive days, one query each.
-      var runs: [ClosedRange<LocalDate>] = []
-      var day = first
-      while day <= last {
-        if !kept.contains(day) {
-          if let run = runs.last, run.upperBound.adding(days: 1) == day {
-            runs[runs.count - 1] = run.lowerBound...day
-          } else {
-            runs.append(day...day)
-          }
-        }
-        day = day.adding(days: 1)
-      }
-      for run in runs {
+      let kept = try keptVitalDays(kind, from: first, through: last)
+      var result = kept.days
+      for run in kept.missing {
         let counted = try countVitalDays(kind, run)
         var day = run.lowerBound
         while day <= run.upperBound {
@@ -71,6 +54,42 @@ extension HealthStore {
       }
       return result
     }
+  }
+
+  /// The kept days with readings, and the days not kept, in runs of consecutive days.
+  private func keptVitalDays(_ kind: VitalKind, from first: LocalDate, through last: LocalDate) throws -> (
+    days: [LocalDate: VitalDay], missing: [ClosedRange<LocalDate>]
+  ) {
+    var result: [LocalDate: VitalDay] = [:]
+    var kept = Set<LocalDate>()
+    try db.forEachRow(
+      """
+      SELECT day, count, minimum, maximum, sum, d_count, d_minimum, d_maximum, d_sum, sources
+      FROM health_vital_day WHERE account_id = ? AND type = ? AND day BETWEEN ? AND ?
+      """, account.id, kind.rawValue, first.description, last.description
+    ) { row in
+      guard let day = LocalDate(try row.get(0, as: String.self)) else { return }
+      kept.insert(day)
+      let value = try Self.stats(row, from: 1)
+      guard value.count > 0 else { return }
+      let sources = try row.get(9, as: String.self)
+      result[day] = VitalDay(
+        value: value, diastolic: try Self.stats(row, from: 5),
+        sources: sources.split(separator: Self.sourceSeparator).map(String.init))
+    }
+    var missing: [ClosedRange<LocalDate>] = []
+    var day = first
+    while day <= last {
+      if !kept.contains(day) {
+        if let run = missing.last, run.upperBound.adding(days: 1) == day {
+          missing[missing.count - 1] = run.lowerBound...day
+        } else {
+          missing.append(day...day)
+        }
+      }
+      day = day.adding(days: 1)
+    }
+    return (result, missing)
   }
 
   /// Forgets the kept days that samples starting on these UTC days may fall on: a zone is at
@@ -120,15 +139,10 @@ extension HealthStore {
     return counted
   }
 
-  /// The days were counted in one zone; in another they would fall elsewhere.
-  private func keepVitalZone(_ db: Database) throws {
-    let zone = calendar.timeZone.identifier
-    let keptIn = try db.queryFirst(
+  /// The zone the kept days were counted in, if any were.
+  private func keptZone() throws -> String? {
+    try db.queryFirst(
       "SELECT zone FROM health_vital_state WHERE account_id = ?", account.id, row: { try $0.get(0, as: String.self) })
-    guard keptIn != zone else { return }
-    try db.execute("DELETE FROM health_vital_day WHERE account_id = ?", account.id)
-    try db.execute(
-      "INSERT OR REPLACE INTO health_vital_state (account_id, zone) VALUES (?, ?)", account.id, zone)
   }
 
   private static func columns(_ stats: VitalStats) -> [(any DatabaseValueConvertible)?] {

@@ -28,6 +28,13 @@ extension HealthStore {
   }
 
   static let workoutLookup = RecordLookup(kind: "workout", listCommand: "vital health workouts", table: "workout")
+
+  /// The activities of the account's workouts, Apple's types, sorted.
+  public func workoutTypes() throws -> [String] {
+    try db.query("SELECT DISTINCT type FROM workout WHERE account_id = ? ORDER BY type", account.id) {
+      try $0.get(0, as: String.self)
+    }
+  }
   static let workoutColumns = workouts.list(Workout.shape.columns.map(\.name))
 
   /// Workouts that started from `from` and before `before` (nil: the first, the last), of one
@@ -85,7 +92,8 @@ extension HealthStore {
 
     public var description: String {
       switch self {
-      case .none: "this workout has no route: the export held none for it (indoor, or recorded without GPS)"
+      case .none:
+        "this workout has no route here: the export named none for it (indoor, or recorded without GPS), or its file was missing when it was imported (the import said so; import export.zip, which holds the routes)"
       case .incomplete:
         "this workout's route is not whole here (a part is missing or damaged); 'vital sync' may bring the rest"
       }

@@ -74,6 +74,9 @@ public struct SleepNight: Equatable, Sendable {
   public var awake: Int
   /// How often sleep was broken: stretches awake between the first and the last sleep.
   public var awakePeriods: Int
+  /// Stages, and waking, that none of a staged night's sources ever reports: a band that tells
+  /// light from deep sleep says nothing of REM or of waking, which are then unknown, not 0.
+  public var unknown: Set<SleepState> = []
   /// The sources that said anything of the night, best-ranked first.
   public var sources: [String]
   /// Shorter sleeps that ended on the same day.

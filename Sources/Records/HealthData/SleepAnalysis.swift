@@ -25,8 +25,10 @@ public enum SleepAnalysis {
   public static func nights(_ samples: [SleepSample], rank: [String: Int], calendar: Calendar) -> [SleepNight] {
     let sessions = Self.sessions(segments(samples, rank: rank))
     let byDay = Dictionary(grouping: sessions) { LocalDate($0.last!.end, in: calendar) }
+    var reported: [String: Set<SleepState>] = [:]
+    for sample in samples { reported[sample.source, default: []].insert(sample.state) }
     return byDay.keys.sorted().map { day in
-      let candidates = byDay[day]!.map { summary($0, day: day, rank: rank) }
+      let candidates = byDay[day]!.map { summary($0, day: day, rank: rank, reported: reported) }
       // The night is the longest sleep that ended on the day; the others were naps.
       let night = candidates.indices.max {
         (candidates[$0].inBed, candidates[$0].asleep ?? 0) < (candidates[$1].inBed, candidates[$1].asleep ?? 0)
@@ -99,7 +101,10 @@ public enum SleepAnalysis {
     return sessions
   }
 
-  static func summary(_ session: [Segment], day: LocalDate, rank: [String: Int]) -> SleepNight {
+  /// One sleep's figures. `reported`: the states each source gives anywhere in the samples.
+  static func summary(
+    _ session: [Segment], day: LocalDate, rank: [String: Int], reported: [String: Set<SleepState>] = [:]
+  ) -> SleepNight {
     var stages: [SleepState: Int] = [:]
     for segment in session { if let state = segment.state { stages[state, default: 0] += segment.seconds } }
     let staged = session.contains { $0.state != nil }
@@ -112,11 +117,17 @@ public enum SleepAnalysis {
       }
     }
     let sources = Set(session.map(\.source)).sorted { (rank[$0] ?? .max, $0) < (rank[$1] ?? .max, $1) }
-    return SleepNight(
+    // Only a staged night has stages to be unknown: an unstaged one has none at all.
+    let told = sources.reduce(into: Set<SleepState>()) { $0.formUnion(reported[$1] ?? []) }
+    let stagedNight = session.contains { [.core, .deep, .rem].contains($0.state) }
+    let unknown = stagedNight && !reported.isEmpty ? Set([SleepState.core, .deep, .rem, .awake]).subtracting(told) : []
+    var night = SleepNight(
       day: day, bedtime: session.first!.start, wake: session.last!.end,
       inBed: session.reduce(0) { $0 + $1.seconds },
       asleep: staged ? SleepState.stages.reduce(0) { $0 + stages[$1, default: 0] } : nil,
       stages: stages.filter { $0.key != .awake }, awake: stages[.awake, default: 0], awakePeriods: periods,
       sources: sources, naps: [])
+    night.unknown = unknown
+    return night
   }
 }
