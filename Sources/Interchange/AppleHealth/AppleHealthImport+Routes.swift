@@ -35,17 +35,7 @@ extension AppleHealthImport {
         summary.routeProblems.append("\(shown): \(problem.message); its workout is kept without a route")
         continue
       }
-      guard !points.isEmpty else { continue }
-      let parts = Self.parts(of: points, workoutID: route.workoutID)
-      let records = parts.map { ($0.id, WorkoutRoute.shape.values($0, WorkoutRoute.synced)) }
-      // Checked before any part is handed on: a route is kept whole or not at all.
-      if records.contains(where: { Dataset.workoutRoute.fault(inOrder: $0.1) != nil }) {
-        summary.routeProblems.append("\(shown): its points do not fit a route; its workout is kept without a route")
-        continue
-      }
-      for (id, values) in records { try add(.workoutRoute, id: id, values) }
-      summary.routes += 1
-      summary.routePoints += points.count
+      try keep(points, workoutID: route.workoutID, shown: shown)
     }
     try flush()
   }
@@ -58,16 +48,22 @@ extension AppleHealthImport {
       summary.routeProblems.append("\(shown): \(problem.message); its workout is kept without a route")
       return
     }
-    guard !workout.inlineRoute.isEmpty else { return }
-    let parts = Self.parts(of: workout.inlineRoute, workoutID: workoutID)
+    try keep(workout.inlineRoute, workoutID: workoutID, shown: shown)
+  }
+
+  /// Adds a route in parts, whole, or names it (as `shown`) when its points do not fit one.
+  private func keep(_ points: [RoutePoint], workoutID: String, shown: String) throws {
+    guard !points.isEmpty else { return }
+    let parts = Self.parts(of: points, workoutID: workoutID)
     let records = parts.map { ($0.id, WorkoutRoute.shape.values($0, WorkoutRoute.synced)) }
+    // Checked before any part is handed on: a route is kept whole or not at all.
     if records.contains(where: { Dataset.workoutRoute.fault(inOrder: $0.1) != nil }) {
       summary.routeProblems.append("\(shown): its points do not fit a route; its workout is kept without a route")
       return
     }
     for (id, values) in records { try add(.workoutRoute, id: id, values) }
     summary.routes += 1
-    summary.routePoints += workout.inlineRoute.count
+    summary.routePoints += points.count
   }
 
   static func parts(of points: [RoutePoint], workoutID: String) -> [WorkoutRoute] {
