@@ -8,21 +8,15 @@ import Records
 extension Context where Store == HealthStore {
   func json(_ s: HealthStore.Sample) -> JSON {
     .object([
-      ("id", .string(s.id)), ("type", .string(s.name ?? s.type)), ("value", HealthJSON.number(s.value)),
-      ("unit", .optional(s.unit)), ("source", .string(s.source)), ("start", app.iso(s.start)),
+      ("id", .string(s.id)), ("type", .string(HealthSampleKind.name(s))), ("value", HealthJSON.number(s.value)),
+      ("text", .optional(s.text)), ("unit", .optional(s.unit)), ("source", .string(s.source)),
+      ("start", app.iso(s.start)),
       ("end", app.iso(s.end)), ("manual", .bool(s.isManual)),
     ])
   }
 
   func line(_ s: HealthStore.Sample) -> String {
-    "\(s.id.prefix(12))  \(app.human(s.start))  \(s.name ?? s.type)  \(Self.amount(s))"
-  }
-
-  /// `4200 steps`, `5.1 km`: a quantity's own words; other types their number and unit.
-  static func amount(_ s: HealthStore.Sample) -> String {
-    guard let value = s.value else { return "(invalid value)" }
-    if let measure = s.name.flatMap(HealthTotals.Measure.init(name:)) { return measure.text(value) }
-    return "\(HealthJSON.text(value)) \(s.unit ?? "")"
+    "\(s.id.prefix(12))  \(app.human(s.start))  \(HealthSampleKind.name(s))  \(HealthSampleKind.amount(s))"
   }
 }
 
@@ -34,23 +28,33 @@ extension Vital.HealthCommand {
         Examples:
           vital health list
           vital health list --date 2026-11-20 --type steps --json
+          vital health list --date 2026-11-20 --type bp
         """,
       aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
     @Option(help: "The day, YYYY-MM-DD (default: today).") var date: LocalDate?
-    @Option(help: "steps, distance, energy or exercise (default: all).") var type: HealthTotals.Measure?
+    @Option(
+      help: ArgumentHelp(
+        "steps, distance, energy, exercise (the default: all four), a vital (heart-rate, weight, bp, ...) or sleep.",
+        valueName: "type"))
+    var type: HealthSampleKind?
 
     func run() async throws {
       let c = try HealthContext(global)
-      let samples = try c.store.samples(on: date ?? c.app.today, type: type.map(HealthType.identifier))
+      let samples = try c.store.samples(on: date ?? c.app.today, type: type?.type)
       try c.app.output.show(.array(samples.map(c.json))) {
         guard !samples.isEmpty else { return "No samples on \(date ?? c.app.today)." }
-        let short = ShortID.prefixes(samples.map(\.id), minimum: 8)
+        // An imported id begins with its start second, which the samples of one reading or one
+        // minute share: past it, as `health workouts` shows them.
+        var short = ShortID.prefixes(samples.map(\.id), minimum: 8)
+        for (id, prefix) in short where id.hasPrefix("hs-") {
+          short[id] = String(id.prefix(max(prefix.count, Vital.HealthCommand.Workouts.shownID)))
+        }
         var table = TextTable(["id", "start", "end", "type", "value", "source"])
         for s in samples {
           table.add([
-            short[s.id] ?? s.id, c.app.human(s.start), c.app.human(s.end), s.name ?? s.type,
-            HealthContext.amount(s), s.source,
+            short[s.id] ?? s.id, c.app.human(s.start), c.app.human(s.end), HealthSampleKind.name(s),
+            HealthSampleKind.amount(s), s.source,
           ])
         }
         return table.text
@@ -74,8 +78,8 @@ extension Vital.HealthCommand {
       try c.app.output.show(c.json(s)) {
         var table = TextTable(["field", "value"])
         table.add(["id", s.id])
-        table.add(["type", s.name ?? s.type])
-        table.add(["value", HealthContext.amount(s)])
+        table.add(["type", HealthSampleKind.name(s)])
+        table.add(["value", HealthSampleKind.amount(s)])
         table.add(["source", s.source + (s.isManual ? " (typed by hand)" : " (imported, read-only)")])
         table.add(["start", c.app.human(s.start)])
         table.add(["end", c.app.human(s.end)])

@@ -32,7 +32,7 @@ extension Vital.HealthCommand {
       let app = try App(global)
       let store = HealthStore(db: app.db, account: try app.requireAccount(), now: app.now, calendar: app.calendar)
       let nights = try store.sleep(days: days)
-      try app.output.show(.array(nights.map { Self.json($0.day, $0.night) })) {
+      try app.output.show(.array(nights.map { Self.json($0.day, $0.night, app) })) {
         guard nights.contains(where: { $0.night != nil }) else {
           return Self.none(nights.count, last: try store.lastSampleDay(type: SleepState.type), app)
         }
@@ -55,9 +55,9 @@ extension Vital.HealthCommand {
       night.asleep != nil && !night.unknown.contains(state)
     }
 
-    static func json(_ day: LocalDate, _ night: SleepNight?) -> JSON {
+    static func json(_ day: LocalDate, _ night: SleepNight?, _ app: App) -> JSON {
       let seconds = { (value: Int?) in value.map { JSON.int($0) } ?? .null }
-      let time = { (date: Date?) in date.map { JSON.string(ISO8601.string(from: $0)) } ?? .null }
+      let time = { (date: Date?) in app.iso(date) }
       return .object([
         ("date", .string(day.description)), ("bedtime", time(night?.bedtime)), ("wake", time(night?.wake)),
         ("in_bed_s", seconds(night?.inBed)), ("asleep_s", seconds(night?.asleep)),

@@ -81,7 +81,7 @@ extension Vital.HealthCommand {
             (
               "latest",
               .object([
-                ("at", .string(ISO8601.string(from: reading.at))), ("value", .double(reading.value)),
+                ("at", app.iso(reading.at)), ("value", .double(reading.value)),
                 ("diastolic", reading.diastolic.map(JSON.double) ?? .null), ("source", .string(reading.source)),
               ])
             ),

@@ -14,7 +14,12 @@ struct VitalsChart {
     let low = stats.map(\.minimum).min()!
     let high = stats.map(\.maximum).max()!
     let columns = max(10, min(60, width - 52))
-    let header = "period      readings      low      avg     high  \(kind.unit)"
+    // A blood pressure's lowest systolic and lowest diastolic are seldom one reading: each
+    // number's range is shown apart, never as a `low` reading nobody measured.
+    let header =
+      kind == .bloodPressure
+      ? "period      readings      avg systolic diastolic  \(kind.unit)"
+      : "period      readings      low      avg     high  \(kind.unit)"
     return ([header] + rows.map { row in line(row, low: low, high: high, columns: columns) }).joined(separator: "\n")
   }
 
@@ -22,10 +27,17 @@ struct VitalsChart {
     let label = row.label.padding(toLength: 10, withPad: " ", startingAt: 0)
     guard let value = row.value else { return label + "  no data" }
     let cell = { (text: String) in String(repeating: " ", count: max(0, 9 - text.count)) + text }
+    let span = { (s: HealthStore.VitalStats) in
+      let (low, high) = (Self.number(s.minimum, nil, kind), Self.number(s.maximum, nil, kind))
+      return low == high ? low : "\(low)–\(high)"
+    }
     let figures =
-      cell(Self.number(value.minimum, row.diastolic?.minimum, kind))
-      + cell(Self.number(value.average, row.diastolic?.average, kind))
-      + cell(Self.number(value.maximum, row.diastolic?.maximum, kind))
+      if kind == .bloodPressure, let diastolic = row.diastolic {
+        cell(Self.number(value.average, diastolic.average, kind)) + cell(span(value)) + cell(span(diastolic))
+      } else {
+        cell(Self.number(value.minimum, nil, kind)) + cell(Self.number(value.average, nil, kind))
+          + cell(Self.number(value.maximum, nil, kind))
+      }
     var bar = Array(repeating: Character(" "), count: columns)
     let position = { (v: Double) in high > low ? Int(((v - low) / (high - low) * Double(columns - 1)).rounded()) : 0 }
     for range in [row.value, row.diastolic].compactMap({ $0 }) {

@@ -70,7 +70,9 @@ extension ChangeJournal {
 
   /// Reverts one step; returns why not when it cannot.
   private func revert(_ step: Step, _ dataset: Dataset, _ replica: Replica) throws -> String? {
-    let short = "\(step.dataset) \(step.rowID.prefix(12))"
+    // The table's name in words (`health sample`), as the change list says it.
+    let kind = step.dataset.replacingOccurrences(of: "_", with: " ")
+    let short = "\(kind) \(step.rowID.prefix(12))"
     let clocks = try replica.clocks(dataset, step.rowID)
     let deleted = try replica.isDeleted(dataset, id: step.rowID)
     switch step.action {
@@ -95,7 +97,8 @@ extension ChangeJournal {
     case .import:
       break  // taken back with the other batches of its import, above
     case .withdraw:
-      return "the \(step.dataset) records taken back are not kept here; import the file again to bring them back"
+      return
+        "the \(kind) records the undo took back are not kept on this device; import the file again to bring them back"
     }
     return nil
   }

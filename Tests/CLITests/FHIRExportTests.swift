@@ -248,7 +248,7 @@ import Testing
     let checked = try #require(
       try JSONSerialization.jsonObject(with: runChecker("check-fhir", [path])) as? [String: Any])
     let codes = try #require(checked["codes"] as? [String: Any])
-    for (code, unit) in ["40443-4": "/min", "80404-7": "ms", "59408-5": "%", "93832-4": "min"] {
+    for (code, unit) in ["40443-4": "/min", "80404-7": "ms", "59408-5": "%", "9279-1": "/min", "93832-4": "min"] {
       #expect(codes[code] as? String == unit, "\(code): \(codes[code] ?? "missing")")
     }
     let bundle = try #require(

@@ -34,7 +34,7 @@ import Testing
     #expect(try list(["--date", "2026-11-22"]).first?["value"] as? Double == 4200)
     expectCleanError(try vital.run(["health", "edit", id, "--at", "2026-11-24T20:00"]), mentioning: "future")
     let unknown = try vital.run(["health", "list", "--type", "stepz"])
-    #expect(unknown.status == 64 && unknown.stderr.contains("'steps'"))
+    #expect(unknown.status == 64 && unknown.stderr.contains("steps") && unknown.stderr.contains("sleep"))
   }
 
   @Test func anImportedSampleIsReadOnlyAndItsDeleteSurvivesAReimport() throws {
@@ -59,6 +59,14 @@ import Testing
     let importUndo = try vital.run(["undo", "--yes"])
     #expect(importUndo.status == 0, "\(importUndo.stderr)")
     #expect(importUndo.stdout.contains("health import"))
+    #expect(try list(day).isEmpty)
+    // Taking the undo back cannot bring imported samples back (they are not kept): it says so
+    // in words, not in table names.
+    let numbers = try #require(try vital.run(["undo", "--list", "--json"]).json as? [[String: Any]])
+    let undoNumber = try #require(numbers.first?["number"] as? Int, "\(numbers.first ?? [:])")
+    let back = try vital.run(["undo", String(undoNumber), "--yes"])
+    #expect(back.status == 0 && back.stderr.contains("warning: the health sample records"), "\(back.stderr)")
+    #expect(!back.stderr.contains("_"), "\(back.stderr)")
     #expect(try list(day).isEmpty)
     #expect(try vital.run(["health", "import", export, "--json"]).object?["inserted"] as? Int ?? 0 > 0)
     #expect(try list(day).count == 2, "an import taken back comes back when imported again")

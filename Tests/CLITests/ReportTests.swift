@@ -205,6 +205,20 @@ import Testing
     #expect(html.contains("nights with sleep recorded") && html.contains("mmHg"))
   }
 
+  /// A chart left out of the section is named, so the reader does not take it for no sleep at all
+  /// or a page cut short.
+  @Test func aMissingBodyChartIsNamed() throws {
+    let export = vital.root + "/vitals.xml"
+    try HealthTotalsCLITests.generate(
+      export, ["--sources", "watch,phone", "--start", "2026-10-20", "--days", "20", "--vitals"])
+    try ok(["health", "import", export])
+    let page = vital.root + "/vitals.html"
+    try ok(["report", "--out", page])
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(html.contains("mmHg"), "the vitals are drawn")
+    #expect(html.contains("Not recorded: sleep in the 30 nights up to"), "the sleep chart's absence is said")
+  }
+
   @Test func badOptionsAndAMissingBrowserAreRefusedWithNothingWritten() throws {
     #expect(try vital.run(["report", "--from", "2026-05-01", "--to", "2026-04-01"]).status == 64)
     #expect(try vital.run(["report", "--from", "May"]).status == 64)

@@ -62,6 +62,12 @@ import Testing
     // Importing again changes nothing.
     let again = try vital.run(["health", "import", vital.root + "/sleep-\(sources).xml", "--json"])
     #expect(again.object?["inserted"] as? Int == 0)
+    // The samples behind a night are listed with their states.
+    let day = try #require(expected.keys.sorted().first)
+    let listed = try vital.run(["health", "list", "--date", day, "--type", "sleep"])
+    #expect(listed.status == 0 && listed.stdout.contains("sleep"), "\(listed.stderr)")
+    #expect(!listed.stdout.contains("invalid") && !listed.stdout.contains("unknown"), "\(listed.stdout)")
+    #expect(listed.stdout.contains("in bed") || listed.stdout.contains("asleep"), "\(listed.stdout)")
   }
 
   @Test func noSleepIsNoDataAndTheTextSaysSo() throws {

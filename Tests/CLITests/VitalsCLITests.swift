@@ -67,6 +67,21 @@ import Testing
     #expect(Set(kinds ?? []) == Set(expected.keys), "\(overview.stdout)")
     let bp = try vital.run(["health", "vitals", "--type", "bp"])
     #expect(bp.stdout.contains("mmHg") && bp.stdout.contains("/"), "\(bp.stdout)")
+
+    // One reading of each kind, listed and shown as the kind reads it, not as invalid.
+    for (kind, unit) in [("bp", " mmHg"), ("weight", " kg"), ("spo2", " %")] {
+      let day = try #require(expected[kind == "bp" ? "blood-pressure" : kind]?.keys.sorted().first)
+      let listed = try vital.run(["health", "list", "--date", day, "--type", kind, "--json"])
+      let first = try #require((listed.json as? [[String: Any]])?.first, "\(kind) \(day): \(listed.stderr)")
+      let id = try #require(first["id"] as? String)
+      let shown = try vital.run(["health", "show", String(id.prefix(17))])
+      #expect(shown.status == 0 && shown.stdout.contains(unit), "\(kind): \(shown.stdout)")
+      #expect(!shown.stdout.contains("invalid"), "\(kind): \(shown.stdout)")
+      if kind == "bp" {
+        let text = try #require(first["text"] as? String, "a reading's two numbers")
+        #expect(shown.stdout.contains(text + " mmHg"), "\(shown.stdout)")
+      }
+    }
   }
 
   @Test func refusalsAndNoDataSayWhatToDo() throws {

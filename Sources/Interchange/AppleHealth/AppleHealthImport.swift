@@ -334,7 +334,7 @@ public final class AppleHealthImport {
   /// The order `record` writes a sample's fields in: checked against the shape once, since the
   /// hot loop writes them positionally.
   static let sampleFields: Void = {
-    let order = HealthStore.Sample.shape.selection(of: [\.type, \.value, \.unit, \.source, \.start, \.end])
+    let order = HealthStore.Sample.shape.selection(of: [\.type, \.stored, \.unit, \.source, \.start, \.end])
     precondition(order.names == Dataset.healthSample.fields, "the import writes samples in the shape's order")
   }()
 

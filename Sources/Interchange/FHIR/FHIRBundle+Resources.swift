@@ -154,6 +154,10 @@ extension FHIRBundle {
       ),
       ("hrv", day.heartRateVariability, FHIRCodes.heartRateVariability, "Heart rate variability (SDNN)", "ms", "ms"),
       ("spo2", day.oxygenSaturation, FHIRCodes.oxygenSaturation, "Blood oxygen (mean of the day)", "%", "%"),
+      (
+        "respiratory-rate", day.respiratoryRate, FHIRCodes.respiratoryRate, "Respiratory rate (mean of the day)",
+        "breaths/minute", "/min"
+      ),
     ] {
       guard let value else { continue }
       out.append((key, observation(signs, code, text: text, quantity(value, unit: unit, code: ucum))))

@@ -40,6 +40,7 @@ public enum FHIRCodes {
     code: "80404-7", display: "R-R interval.standard deviation (Heart rate variability)"
   )
   static let oxygenSaturation = (code: "59408-5", display: "Oxygen saturation in Arterial blood by Pulse oximetry")
+  static let respiratoryRate = (code: "9279-1", display: "Respiratory rate")
   static let sleepDuration = (code: "93832-4", display: "Sleep duration")
   static let menstrualPeriod = (code: "menstrual-period", display: "Menstrual period (days of flow)")
 }

@@ -32,6 +32,7 @@ public struct FHIRRecords: Sendable {
     public var restingHeartRate: Double?
     public var heartRateVariability: Double?
     public var oxygenSaturation: Double?
+    public var respiratoryRate: Double?
 
     public init(
       day: LocalDate, steps: Double? = nil, distanceMetres: Double? = nil, weightKg: Double? = nil,
@@ -108,7 +109,7 @@ public struct FHIRRecords: Sendable {
     for (kind, keyPath) in [
       (VitalKind.weight, \DailyTotals.weightKg), (.heartRate, \DailyTotals.heartRate),
       (.restingHeartRate, \DailyTotals.restingHeartRate), (.hrv, \DailyTotals.heartRateVariability),
-      (.spo2, \DailyTotals.oxygenSaturation),
+      (.spo2, \DailyTotals.oxygenSaturation), (.respiratoryRate, \DailyTotals.respiratoryRate),
     ] {
       var sums: [LocalDate: (Double, Int)] = [:]
       for reading in try health.vitalReadings(kind, from: from, to: now) {

@@ -13,6 +13,9 @@ extension HealthStore {
     /// The amount; nil when what is stored is not a finite number (text, or a value an older
     /// Vital let in): shown as invalid, never counted.
     public var value: Double?
+    /// What is stored when it is not a number: a blood pressure's `128/82`, a sleep sample's
+    /// state, or text some other program wrote.
+    public var text: String?
     public var unit: String?
     public var source: String
     public var start: Date
@@ -21,6 +24,15 @@ extension HealthStore {
     /// The short name `health add` takes for this type, if it is one of those.
     public var name: String? { HealthType.manual.first { $0.type == type }?.name }
     public var isManual: Bool { source == HealthStore.manualSource }
+
+    /// The value column as stored: the number, else the text.
+    package var stored: DatabaseValue {
+      get { value.map(HealthType.stored) ?? text.map(DatabaseValue.text) ?? .null }
+      set {
+        value = HealthStore.number(newValue)
+        text = if value == nil, case .text(let t) = newValue { t } else { nil }
+      }
+    }
   }
 
   public enum SampleError: Error, Equatable, CustomStringConvertible {

@@ -36,15 +36,16 @@ extension HealthStore.Sample {
   public static let shape = RecordShape<HealthStore.Sample>(
     blank: {
       HealthStore.Sample(
-        id: "", type: "", value: nil, unit: nil, source: "", start: Date(timeIntervalSince1970: 0),
+        id: "", type: "", value: nil, text: nil, unit: nil, source: "", start: Date(timeIntervalSince1970: 0),
         end: Date(timeIntervalSince1970: 0))
     },
     [
       .text("id", \.id), .text("type", \.type, rule: .text(maxBytes: 200)),
-      // A number, or what an older Vital or another program stored: text is shown as invalid.
+      // A number, or text: a blood pressure, a sleep state, what an older Vital or another
+      // program stored.
       .init(
-        "value", "ANY", rule: .numberOrText(-1e12...1e12, maxBytes: 2000), onFault: .missing, \.value,
-        write: { $0.map(HealthType.stored) ?? .null }, read: { .some(HealthStore.number($0)) }),
+        "value", "ANY", rule: .numberOrText(-1e12...1e12, maxBytes: 2000), onFault: .missing, \.stored,
+        write: { $0 }, read: { $0 }),
       .text("unit", \.unit, rule: .text(maxBytes: 100)),
       // An export's record without a source keeps none.
       .init(

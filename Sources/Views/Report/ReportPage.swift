@@ -148,16 +148,23 @@ public enum ReportPage {
 
   /// Sleep and the measurements a doctor asks after: weight, resting heart rate, blood pressure.
   static func body(_ data: ReportData) -> String {
-    let charts = [
-      ReportCharts.sleep(data), ReportCharts.vital(.weight, data.weight),
-      ReportCharts.vital(.restingHeartRate, data.restingHeartRate), ReportCharts.bloodPressure(data.bloodPressure),
-    ].compactMap { $0?.svg }
     let window = "between \(HumanText.date(data.from)) and \(HumanText.date(data.to))"
-    return section(
-      "body", "Sleep and vitals",
-      charts.isEmpty
-        ? empty("No sleep, weight, resting heart rate or blood pressure recorded \(window).")
-        : charts.joined(separator: "\n"))
+    let drawn: [(String, SVGChart?)] = [
+      ("sleep in the \(data.nights.count) nights up to \(HumanText.date(data.to))", ReportCharts.sleep(data)),
+      ("weight \(window)", ReportCharts.vital(.weight, data.weight)),
+      ("resting heart rate \(window)", ReportCharts.vital(.restingHeartRate, data.restingHeartRate)),
+      ("blood pressure \(window)", ReportCharts.bloodPressure(data.bloodPressure)),
+    ]
+    // Four charts under one heading: each names itself, as the y axis alone does not.
+    let charts = drawn.compactMap { $0.1.map { "<h3>\(escaped($0.title))</h3>\n" + $0.svg } }
+    guard !charts.isEmpty else {
+      return section(
+        "body", "Sleep and vitals", empty("No sleep, weight, resting heart rate or blood pressure recorded \(window)."))
+    }
+    // A chart left out says so: a reader should not take a missing one for a page cut short.
+    let missing = drawn.filter { $0.1 == nil }.map(\.0)
+    let note = missing.isEmpty ? "" : "\n" + empty("Not recorded: " + missing.joined(separator: "; ") + ".")
+    return section("body", "Sleep and vitals", charts.joined(separator: "\n") + note)
   }
 
   static func places(_ data: ReportData) -> String {

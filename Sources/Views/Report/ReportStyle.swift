@@ -17,6 +17,7 @@ enum ReportStyle {
     thead th { border-bottom: 1px solid #999; }
     p.empty { color: #666; font-style: italic; }
     p.warning { color: #8a4b00; }
+    h3 { font-size: 10.5pt; margin: 10pt 0 0; }
     figure.chart { margin: 6pt 0; }
     figcaption { font-size: 9pt; color: #555; }
     ul.legend { list-style: none; padding: 0; margin: 2pt 0; font-size: 9pt; color: #333; display: flex; flex-wrap: wrap; gap: 2pt 14pt; }
