@@ -16,11 +16,27 @@ extension RecordShape.Column {
     self.rule = rule
     self.keyPath = keyPath
     self.fault = fault
-    self.write = { write($0[keyPath: keyPath]) }
+    // A stored property is reached at its offset in the record: applying a key path looked up
+    // generic metadata on every call, and bulk imports and exports make millions of them. A
+    // computed property (no offset) goes through its key path.
+    guard let offset = MemoryLayout<Record>.offset(of: keyPath) else {
+      self.write = { write($0[keyPath: keyPath]) }
+      self.read = { record, value in
+        // nil: the value does not fit the property (for an optional one, NULL reads as .some(nil)).
+        guard let read = read(value) else { return false }
+        record[keyPath: keyPath] = read
+        return true
+      }
+      return
+    }
+    self.write = { record in
+      withUnsafeBytes(of: record) { write($0.load(fromByteOffset: offset, as: Value.self)) }
+    }
     self.read = { record, value in
-      // nil: the value does not fit the property (for an optional one, NULL reads as .some(nil)).
       guard let read = read(value) else { return false }
-      record[keyPath: keyPath] = read
+      withUnsafeMutableBytes(of: &record) { bytes in
+        (bytes.baseAddress! + offset).assumingMemoryBound(to: Value.self).pointee = read
+      }
       return true
     }
   }

@@ -11,6 +11,20 @@ public struct CSVWriter {
     bytes.reserveCapacity(flushAt + 4096)
   }
 
+  /// A writer that keeps everything in `bytes`: nothing goes anywhere until the caller takes it.
+  public init(collecting capacity: Int) {
+    flushAt = .max
+    sink = { _ in }
+    bytes.reserveCapacity(capacity)
+  }
+
+  /// Appends a whole record written before (fields and line end), as it is.
+  public mutating func rawRecord(_ record: UnsafeBufferPointer<UInt8>) throws {
+    precondition(atRecordStart, "a record goes between records")
+    bytes.append(contentsOf: record)
+    if bytes.count >= flushAt { try flush() }
+  }
+
   /// Appends one field from raw UTF-8 (nil or empty gives an empty field).
   public mutating func field(_ text: UnsafeBufferPointer<UInt8>?) {
     separate()
