@@ -67,7 +67,7 @@ extension Vital.HealthCommand {
       commandName: "show", abstract: "Show one sample.",
       discussion: """
         Examples:
-          vital health show 3f2a
+          vital health show hs-06add9fc7-4327
         """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The sample's id, or its first characters (see 'vital health list').") var id: String
@@ -129,7 +129,7 @@ extension Vital.HealthCommand {
       abstract: "Delete a sample, typed or imported; it stays deleted when you import again.",
       discussion: """
         Examples:
-          vital health delete 3f2a --yes
+          vital health delete hs-06add9fc7-4327 --yes
         """,
       aliases: ["remove", "rm"])
     @OptionGroup var global: GlobalOptions

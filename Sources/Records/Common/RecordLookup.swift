@@ -29,7 +29,9 @@ public struct RecordLookup: Sendable {
         return "no \(kind) with id '\(id.prefix(60))'; '\(list)' shows the ids"
       case .ambiguous(let kind, let prefix, let matches):
         let shown = matches.prefix(3).joined(separator: ", ") + (matches.count > 3 ? ", ..." : "")
-        return "'\(prefix)' is the start of \(matches.count) \(kind) ids (\(shown)); give more characters"
+        // The lookup reads 11 at most: more than 10 is all it knows.
+        let count = matches.count > 10 ? "more than 10" : String(matches.count)
+        return "'\(prefix)' is the start of \(count) \(kind) ids (\(shown)); give more characters"
       }
     }
   }
@@ -61,7 +63,12 @@ public struct RecordLookup: Sendable {
     case 1: return matches[0]
     default:
       throw Failure.ambiguous(
-        kind: kind, prefix: text, matches: matches.map { String($0.prefix(text.count + 4)) })
+        kind: kind, prefix: text,
+        matches: {
+          // Each as far as it differs from the others, so that no two read alike.
+          let short = ShortID.prefixes(matches, minimum: text.count + 4)
+          return matches.map { short[$0] ?? $0 }
+        }())
     }
   }
 }
