@@ -39,27 +39,46 @@ enum HealthSampleKind: ExpressibleByArgument, Equatable {
     return VitalKind.allCases.first { $0.type == s.type }?.rawValue ?? s.type
   }
 
-  /// A sample's value in words: `4200 steps`, `128/82 mmHg`, `63.4 kg`, `deep sleep`.
-  static func amount(_ s: HealthStore.Sample) -> String {
+  /// A sample's value as its kind reads it: a number in the kind's unit (a weight in lb as kg),
+  /// a blood pressure's two numbers, a sleep state; `unread` when no rule reads it.
+  enum Reading: Equatable {
+    case number(Double, unit: String)
+    case pressure(BloodPressure)
+    case sleep(SleepState)
+    case unread
+  }
+
+  static func reading(_ s: HealthStore.Sample) -> Reading {
     if s.type == SleepState.type {
       let word = s.text ?? s.value.map { String(Int($0)) }
-      guard let state = word.flatMap(SleepState.init(healthValue:)) else { return "(unknown sleep state)" }
-      return state.words
+      return word.flatMap(SleepState.init(healthValue:)).map(Reading.sleep) ?? .unread
     }
     if let kind = VitalKind.allCases.first(where: { $0.type == s.type }) {
-      if kind == .bloodPressure {
-        guard let reading = s.text.flatMap(BloodPressure.init(stored:)) else { return "(invalid value)" }
-        return "\(reading) \(kind.unit)"
-      }
-      guard let number = s.value, let value = kind.value(number, unit: s.unit) else {
-        return s.value.map { "\(HealthJSON.text($0)) \(s.unit ?? "") (not read: implausible or unknown unit)" }
-          ?? "(invalid value)"
-      }
-      return "\(VitalsChart.number(value, nil, kind)) \(kind.unit)"
+      if kind == .bloodPressure { return s.text.flatMap(BloodPressure.init(stored:)).map(Reading.pressure) ?? .unread }
+      guard let number = s.value, let value = kind.value(number, unit: s.unit) else { return .unread }
+      return .number(value, unit: kind.unit)
     }
-    guard let value = s.value else { return "(invalid value)" }
-    if let measure = s.name.flatMap(HealthTotals.Measure.init(name:)) { return measure.text(value) }
-    return "\(HealthJSON.text(value)) \(s.unit ?? "")"
+    guard let value = s.value else { return .unread }
+    if let measure = s.name.flatMap(HealthTotals.Measure.init(name:)) { return .number(value, unit: measure.unit) }
+    return .number(value, unit: s.unit ?? "")
+  }
+
+  /// A sample's value in words: `4200 steps`, `128/82 mmHg`, `63.4 kg`, `deep sleep`.
+  static func amount(_ s: HealthStore.Sample) -> String {
+    switch reading(s) {
+    case .sleep(let state): return state.words
+    case .pressure(let reading): return "\(reading) \(BloodPressure.unit)"
+    case .number(let value, let unit):
+      if let kind = VitalKind.allCases.first(where: { $0.type == s.type }) {
+        return "\(VitalsChart.number(value, nil, kind)) \(unit)"
+      }
+      if let measure = s.name.flatMap(HealthTotals.Measure.init(name:)) { return measure.text(value) }
+      return "\(HealthJSON.text(value)) \(unit)"
+    case .unread:
+      if s.type == SleepState.type { return "(unknown sleep state)" }
+      return s.value.map { "\(HealthJSON.text($0)) \(s.unit ?? "") (not read: implausible or unknown unit)" }
+        ?? "(invalid value)"
+    }
   }
 }
 

@@ -75,7 +75,9 @@ extension Vital.HealthCommand {
       // import's: the rest is in, and each such route is named once.
       for problem in summary.routeProblems { FileHandle.standardError.write(Data("warning: \(problem)\n".utf8)) }
       try app.output.show(json) {
-        "imported \(HumanText.count(summary.records, "record")): \(summary.inserted) new, \(summary.duplicates) already there"
+        // A first import meets duplicates too: exports repeat samples, so "already there" misled.
+        "imported \(HumanText.count(summary.records, "record")): \(summary.inserted) new"
+          + (summary.duplicates > 0 ? ", \(summary.duplicates) kept already or repeated in the file" : "")
           + (summary.updated > 0 ? ", \(summary.updated) activity days updated" : "")
           + (summary.skipped > summary.invalid + summary.halfReadings
             ? ", \(summary.skipped - summary.invalid - summary.halfReadings) skipped (no type or unreadable dates)"

@@ -20,7 +20,8 @@ extension Vital.HealthCommand.Import {
       var text =
         "imported \(HumanText.count(summary.rows, "row")) from Gadgetbridge"
         + (summary.devices.isEmpty ? "" : " (\(summary.devices.joined(separator: ", ")))")
-        + ": \(summary.inserted) new records, \(summary.duplicates) already there; "
+        + ": \(summary.inserted) new records"
+        + (summary.duplicates > 0 ? ", \(summary.duplicates) kept already or repeated in the file" : "") + "; "
         + "\(HumanText.count(summary.steps, "minute")) with steps, \(HumanText.count(summary.heartRates, "heart rate reading")), "
         + "\(HumanText.count(summary.sleepStretches, "stretch", plural: "stretches")) of sleep"
       if summary.skipped > 0 { text += "; \(summary.skipped) rows left out (a time no device could have written)" }

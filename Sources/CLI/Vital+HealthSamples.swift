@@ -3,16 +3,32 @@ import CLIApp
 import CLICore
 import Core
 import Foundation
+import Interchange
 import Records
 
 extension Context where Store == HealthStore {
+  /// A sample as its kind reads it (`value` in `unit`: a weight in lb as kg, a blood pressure's
+  /// `systolic` and `diastolic`, a sleep `state`), and `recorded`: the value as the source wrote it.
   func json(_ s: HealthStore.Sample) -> JSON {
-    .object([
-      ("id", .string(s.id)), ("type", .string(HealthSampleKind.name(s))), ("value", HealthJSON.number(s.value)),
-      ("text", .optional(s.text)), ("unit", .optional(s.unit)), ("source", .string(s.source)),
-      ("start", app.iso(s.start)),
-      ("end", app.iso(s.end)), ("manual", .bool(s.isManual)),
+    var read: [(String, JSON)]
+    switch HealthSampleKind.reading(s) {
+    case .number(let value, let unit): read = [("value", HealthJSON.number(value)), ("unit", .string(unit))]
+    case .pressure(let p):
+      read = [
+        ("value", .null), ("unit", .string(BloodPressure.unit)), ("systolic", HealthJSON.number(p.systolic)),
+        ("diastolic", HealthJSON.number(p.diastolic)),
+      ]
+    case .sleep(let state): read = [("value", .null), ("unit", .null), ("state", .string(state.rawValue))]
+    case .unread: read = [("value", .null), ("unit", .null)]
+    }
+    let recorded: JSON = .object([
+      ("value", s.text.map(JSON.string) ?? s.value.map(JSON.double) ?? .null), ("unit", .optional(s.unit)),
     ])
+    return .object(
+      [("id", .string(s.id)), ("type", .string(HealthSampleKind.name(s)))] + read + [
+        ("text", .optional(s.text)), ("recorded", recorded), ("source", .string(s.source)),
+        ("start", app.iso(s.start)), ("end", app.iso(s.end)), ("manual", .bool(s.isManual)),
+      ])
   }
 
   func line(_ s: HealthStore.Sample) -> String {
@@ -48,7 +64,7 @@ extension Vital.HealthCommand {
         // minute share: past it, as `health workouts` shows them.
         var short = ShortID.prefixes(samples.map(\.id), minimum: 8)
         for (id, prefix) in short where id.hasPrefix("hs-") {
-          short[id] = String(id.prefix(max(prefix.count, Vital.HealthCommand.Workouts.shownID)))
+          short[id] = String(id.prefix(max(prefix.count, AppleHealthImport.shownID)))
         }
         var table = TextTable(["id", "start", "end", "type", "value", "source"])
         for s in samples {

@@ -81,8 +81,9 @@ extension Vital.HealthCommand {
             (
               "latest",
               .object([
-                ("at", app.iso(reading.at)), ("value", .double(reading.value)),
-                ("diastolic", reading.diastolic.map(JSON.double) ?? .null), ("source", .string(reading.source)),
+                // Converted from lb or a fraction: to two places, not the float's last digits.
+                ("at", app.iso(reading.at)), ("value", HealthJSON.number(reading.value)),
+                ("diastolic", HealthJSON.number(reading.diastolic)), ("source", .string(reading.source)),
               ])
             ),
             ("last_30_days", range.count > 0 ? Self.stats(range) : .null),

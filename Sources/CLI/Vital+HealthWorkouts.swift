@@ -68,9 +68,6 @@ extension Vital.HealthCommand {
       ])
     }
 
-    /// How much of an id the table shows: `wo-`, the start in hex seconds, `-`, four more.
-    static let shownID = 17
-
     /// `1:02:03` or `31:02`.
     static func clock(_ seconds: Double?) -> String {
       guard let seconds, seconds.isFinite else { return "–" }
@@ -87,7 +84,7 @@ extension Vital.HealthCommand {
         let pad = { (text: String, n: Int) in HumanText.padded(text, to: n) }
         // The start's second and four characters more: what `health workout` needs, short of
         // two workouts begun in the same second with the same four.
-        var line = pad(String(w.workout.id.prefix(Self.shownID)), Self.shownID) + "  "
+        var line = pad(String(w.workout.id.prefix(AppleHealthImport.shownID)), AppleHealthImport.shownID) + "  "
         line += pad(LocalDate(w.workout.start, in: calendar).description, 10) + "  "
         line += String(format: "%02d:%02d", c.hour!, c.minute!) + "  "
         let activity = WorkoutActivity.name(w.workout.type)

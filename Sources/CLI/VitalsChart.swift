@@ -20,7 +20,23 @@ struct VitalsChart {
       kind == .bloodPressure
       ? "period      readings      avg systolic diastolic  \(kind.unit)"
       : "period      readings      low      avg     high  \(kind.unit)"
-    return ([header] + rows.map { row in line(row, low: low, high: high, columns: columns) }).joined(separator: "\n")
+    let lines = [header] + rows.map { row in line(row, low: low, high: high, columns: columns) }
+    return (lines + key(low: low, high: high, columns: columns)).joined(separator: "\n")
+  }
+
+  /// The drawing's scale under its ends, and what its marks mean.
+  func key(low: Double, high: Double, columns: Int) -> [String] {
+    // Where the bar begins: the label, the count and the three figures.
+    let indent = String(repeating: " ", count: 10 + 10 + 1 + 27 + 2)
+    let (lowest, highest) = (Self.number(low, nil, kind), Self.number(high, nil, kind))
+    var lines: [String] = []
+    if lowest.count + highest.count + 2 <= columns {
+      let gap = String(repeating: " ", count: columns - lowest.count - highest.count)
+      lines.append(indent + " " + lowest + gap + highest + " \(kind.unit)")
+    }
+    let pair = kind == .bloodPressure ? "; left diastolic, right systolic" : ""
+    lines.append(indent + " ● average, ─ lowest to highest" + pair)
+    return lines
   }
 
   func line(_ row: HealthStore.VitalsRow, low: Double, high: Double, columns: Int) -> String {

@@ -39,7 +39,28 @@ public struct HumanText: Sendable {
   /// load its locale data, a noticeable share of a short command.
   public func time(_ date: Date) -> String {
     let c = calendar.dateComponents([.hour, .minute], from: date)
-    return "\(day(LocalDate(date, in: calendar))) " + String(format: "%02d:%02d", c.hour!, c.minute!)
+    let text = "\(day(LocalDate(date, in: calendar))) " + String(format: "%02d:%02d", c.hour!, c.minute!)
+    return Self.isAmbiguous(date, in: calendar.timeZone) ? text + " " + Self.offset(date, in: calendar.timeZone) : text
+  }
+
+  /// Whether the local time of `date` happens twice (the hour clocks go back): then the wall
+  /// clock alone does not say which of the two it was.
+  public static func isAmbiguous(_ date: Date, in zone: TimeZone) -> Bool {
+    let own = zone.secondsFromGMT(for: date)
+    for probe in [date.addingTimeInterval(-3 * 3600), date.addingTimeInterval(3 * 3600)] {
+      let other = zone.secondsFromGMT(for: probe)
+      guard other != own else { continue }
+      let twin = date.addingTimeInterval(Double(own - other))
+      if zone.secondsFromGMT(for: twin) == other { return true }
+    }
+    return false
+  }
+
+  /// `+02:00`.
+  public static func offset(_ date: Date, in zone: TimeZone) -> String {
+    let seconds = zone.secondsFromGMT(for: date)
+    let minutes = abs(seconds) / 60
+    return (seconds < 0 ? "-" : "+") + String(format: "%02d:%02d", minutes / 60, minutes % 60)
   }
 
   /// `today`, `tomorrow`, `yesterday`, `Thu 26 Nov` within half a year of today, else

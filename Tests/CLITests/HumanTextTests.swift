@@ -101,4 +101,14 @@ import Testing
     try _ = ok(["undo", "--yes"])  // the take
     #expect(try ok(["undo", "--list"]).stdout.contains("create Metformin dose of today 08:00 (undone)"))
   }
+
+  /// The night clocks go back, 02:30 happens twice: `health list` said "02:30" for both samples.
+  @Test func aTimeThatHappensTwiceSaysItsOffset() throws {
+    try _ = ok(["health", "add", "--type", "steps", "--value", "100", "--at", "2026-10-25T02:30:00+02:00"])
+    try _ = ok(["health", "add", "--type", "steps", "--value", "200", "--at", "2026-10-25T02:30:00+01:00"])
+    try _ = ok(["health", "add", "--type", "steps", "--value", "300", "--at", "2026-10-25T04:30:00+01:00"])
+    let listed = try ok(["health", "list", "--date", "2026-10-25"]).stdout
+    #expect(listed.contains("02:30 +02:00") && listed.contains("02:30 +01:00"), "\(listed)")
+    #expect(listed.contains("04:30") && !listed.contains("04:30 +"), "an hour that happens once has no offset")
+  }
 }

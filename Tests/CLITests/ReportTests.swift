@@ -198,11 +198,19 @@ import Testing
     let nights = try #require(try vital.run(["health", "sleep", "--days", "30", "--json"]).json as? [[String: Any]])
     let slept = nights.filter { !($0["asleep_s"] is NSNull) }.count
     #expect(charts["sleep"]?["shapes"] as? Int == slept, "a bar asleep per night that has sleep")
+    // Each night said once to a screen reader (its two bars shared one title each).
+    let titles = try #require(charts["sleep"]?["titles"] as? [String])
+    #expect(titles.count == 30 && Set(titles).count == 30, "\(titles)")
     for name in ["weight", "resting-heart-rate", "blood-pressure"] {
       #expect((charts[name]?["shapes"] as? Int ?? 0) > 20, "\(name): \(charts[name] ?? [:])")
     }
     let html = try String(contentsOfFile: page, encoding: .utf8)
     #expect(html.contains("nights with sleep recorded") && html.contains("mmHg"))
+    // Every vital measured, not only the four drawn, and the nights' stages.
+    for label in ["Heart rate", "Heart rate variability (SDNN)", "Blood oxygen", "Respiratory rate", "Weight"] {
+      #expect(html.contains("<td>\(label)</td>"), "\(label) in the measurements")
+    }
+    #expect(html.contains("systolic ") && html.contains("with sleep stages: asleep"), "stages and pressure ranges")
   }
 
   /// A chart left out of the section is named, so the reader does not take it for no sleep at all

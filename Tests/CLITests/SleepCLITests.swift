@@ -68,6 +68,11 @@ import Testing
     #expect(listed.status == 0 && listed.stdout.contains("sleep"), "\(listed.stderr)")
     #expect(!listed.stdout.contains("invalid") && !listed.stdout.contains("unknown"), "\(listed.stdout)")
     #expect(listed.stdout.contains("in bed") || listed.stdout.contains("asleep"), "\(listed.stdout)")
+    let states = try #require(
+      try vital.run(["health", "list", "--date", day, "--type", "sleep", "--json"]).json as? [[String: Any]])
+    let known: Set = ["in_bed", "asleep", "core", "deep", "rem", "awake"]
+    #expect(
+      !states.isEmpty && states.allSatisfy { known.contains($0["state"] as? String ?? "") }, "\(states.first ?? [:])")
   }
 
   @Test func noSleepIsNoDataAndTheTextSaysSo() throws {

@@ -67,6 +67,7 @@ import Testing
     #expect(Set(kinds ?? []) == Set(expected.keys), "\(overview.stdout)")
     let bp = try vital.run(["health", "vitals", "--type", "bp"])
     #expect(bp.stdout.contains("mmHg") && bp.stdout.contains("/"), "\(bp.stdout)")
+    #expect(bp.stdout.contains("left diastolic, right systolic"), "the drawing has a key: \(bp.stdout)")
 
     // One reading of each kind, listed and shown as the kind reads it, not as invalid.
     for (kind, unit) in [("bp", " mmHg"), ("weight", " kg"), ("spo2", " %")] {
@@ -80,6 +81,16 @@ import Testing
       if kind == "bp" {
         let text = try #require(first["text"] as? String, "a reading's two numbers")
         #expect(shown.stdout.contains(text + " mmHg"), "\(shown.stdout)")
+        let (systolic, diastolic) = (first["systolic"] as? Double, first["diastolic"] as? Double)
+        #expect(systolic != nil && diastolic != nil && text.hasPrefix("\(Int(systolic ?? 0))/"), "\(first)")
+      } else {
+        // JSON gives the value as the kind reads it (kg, %), the file's own beside it.
+        let value = try #require(first["value"] as? Double, "\(first)")
+        #expect(first["unit"] as? String == unit.trimmingCharacters(in: .whitespaces), "\(first)")
+        let recorded = try #require(first["recorded"] as? [String: Any])
+        let raw = try #require(recorded["value"] as? Double, "\(recorded)")
+        if recorded["unit"] as? String == "lb" { #expect(abs(value - raw * 0.45359237) < 0.006, "\(first)") }
+        if kind == "spo2" { #expect(value > 1 && (recorded["value"] as? Double ?? 2) <= 1, "a fraction read as %") }
       }
     }
   }

@@ -353,6 +353,10 @@ public final class AppleHealthImport {
   /// `hs-`, the start time in hex seconds, and 24 hex digits of the SHA-256 of the identifying
   /// fields. Exports run in time order, so new ids land at the end of the indexes instead of
   /// at random places in them.
+  /// How much of such an id a table shows: the prefix, the start second, and four digits of
+  /// the hash. A reading and its halves, or a minute's samples, share their start second.
+  public static let shownID = 17
+
   static func id(_ prefix: String, _ start: Date, _ parts: [String]) -> String {
     let seconds = UInt64(max(0, start.timeIntervalSince1970))
     let time = String(seconds, radix: 16)

@@ -64,29 +64,6 @@ extension HealthStore {
     return readings
   }
 
-  /// One String per source name: years of readings name a handful of sources, and comparing
-  /// the bytes of the last one costs less than a String (and its hash) per reading.
-  struct SourceNames {
-    private var bytes: [[UInt8]] = []
-    private var names: [String] = []
-    private var last = -1
-
-    mutating func name(_ row: Row, _ column: Int) -> String {
-      row.withUTF8(column) { raw in
-        let raw = raw ?? UnsafeBufferPointer(start: nil, count: 0)
-        if last >= 0, bytes[last].elementsEqual(raw) { return names[last] }
-        if let known = bytes.firstIndex(where: { $0.elementsEqual(raw) }) {
-          last = known
-        } else {
-          bytes.append(Array(raw))
-          names.append(String(decoding: raw, as: UTF8.self))
-          last = names.count - 1
-        }
-        return names[last]
-      }
-    }
-  }
-
   /// The latest reading of each kind that has one.
   public func latestVitals() throws -> [(kind: VitalKind, reading: VitalReading)] {
     try VitalKind.allCases.compactMap { kind in

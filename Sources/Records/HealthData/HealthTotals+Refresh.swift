@@ -36,9 +36,9 @@ extension HealthTotals {
         let windows = Window.plan(pending)
         let lookback = longest
         pending.removeAll()
-        let results = try Window.count(
-          windows, path: path, on: db, accountID: accountID, lookback: lookback, ranking: ranking)
-        for result in results {
+        var reaches: [(last: Int64, start: Int64, endDay: Int64)] = []
+        try Window.count(windows, path: path, on: db, accountID: accountID, lookback: lookback, ranking: ranking) {
+          result in
           for name in result.names where ranking.rank[name] == nil {
             ranking.add(HealthSource(name: name, kind: HealthSource.Kind(device: nil, name: name)))
           }
@@ -52,13 +52,12 @@ extension HealthTotals {
           }
           longest = max(longest, result.longest)
           for day in result.first...result.last { seenFrom[day] = result.first * CumulativeCount.day - lookback }
+          reaches += result.reaches.map { (result.last, $0.start, $0.endDay) }
         }
-        for result in results {
-          for reach in result.reaches {
-            for day in (result.last + 1)...reach.endDay {
-              let missed = seenFrom[day].map { reach.start < $0 } ?? rebuild
-              if missed { pending.insert(day) }
-            }
+        for reach in reaches {
+          for day in (reach.last + 1)...reach.endDay {
+            let missed = seenFrom[day].map { reach.start < $0 } ?? rebuild
+            if missed { pending.insert(day) }
           }
         }
       }

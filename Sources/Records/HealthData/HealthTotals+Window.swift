@@ -4,18 +4,22 @@ import Storage
 import Synchronization
 
 extension HealthTotals {
-  /// Up to a month of UTC days counted together: its samples read once per measure.
+  /// Up to ten UTC days counted together: its samples read once per measure. Ten, not a month:
+  /// a window's samples are in memory while it is counted, two windows at a time, and a month
+  /// of two sources' minutes took 30 MB.
   struct Window: Sendable {
     let first: Int64
     let last: Int64
 
     func contains(_ day: Int64) -> Bool { (first...last).contains(day) }
 
-    /// Windows covering `days`, oldest first, each at most 31 days from its first.
+    static let days: Int64 = 10
+
+    /// Windows covering `days`, oldest first, each at most `days` days from its first.
     static func plan(_ days: Set<Int64>) -> [Window] {
       var windows: [Window] = []
       for day in days.sorted() {
-        if let open = windows.last, day < open.first + 31 {
+        if let open = windows.last, day < open.first + Self.days {
           windows[windows.count - 1] = Window(first: open.first, last: day)
         } else {
           windows.append(Window(first: day, last: day))
@@ -42,36 +46,36 @@ extension HealthTotals {
       var reaches: [(start: Int64, endDay: Int64)] = []
     }
 
-    /// Counts `windows`; two at a time on connections of their own when there are several and
-    /// the database is a file (a rebuild reads millions of samples), else one by one on `db`.
+    /// Counts `windows` and hands each result to `each` on the calling thread, oldest first. Two
+    /// at a time on connections of their own when there are several and the database is a file
+    /// (a rebuild reads millions of samples), else one by one on `db`. A round's results are
+    /// handed on before the next begins: years of windows are never all in memory at once.
     static func count(
-      _ windows: [Window], path: String, on db: Database, accountID: String, lookback: Int64, ranking: Ranking
-    ) throws -> [Result] {
+      _ windows: [Window], path: String, on db: Database, accountID: String, lookback: Int64, ranking: Ranking,
+      each: (Result) throws -> Void
+    ) throws {
       let workers = min(2, ProcessInfo.processInfo.activeProcessorCount, windows.count)
       guard workers > 1, path != ":memory:" else {
-        return try windows.map { try $0.count(db, accountID: accountID, lookback: lookback, ranking: ranking) }
-      }
-      let results = Mutex<[Int: Swift.Result<Result, any Error>]>([:])
-      DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        do {
-          var options = Database.Options()
-          options.readOnly = true
-          let connection = try Database(path: path, options: options)
-          // An index read in order needs few pages at a time: keep the helpers small.
-          try connection.execute("PRAGMA cache_size = -4096")
-          for i in stride(from: worker, to: windows.count, by: workers) {
-            let result = Swift.Result {
-              try windows[i].count(connection, accountID: accountID, lookback: lookback, ranking: ranking)
-            }
-            results.withLock { $0[i] = result }
-          }
-        } catch {
-          results.withLock { $0[-1 - worker] = .failure(error) }
+        for window in windows {
+          try each(try window.count(db, accountID: accountID, lookback: lookback, ranking: ranking))
         }
+        return
       }
-      return try results.withLock { all in
-        if let failed = all.first(where: { $0.key < 0 }) { _ = try failed.value.get() }
-        return try windows.indices.map { try all[$0]!.get() }
+      for round in stride(from: 0, to: windows.count, by: workers) {
+        let batch = Array(windows[round..<min(round + workers, windows.count)])
+        let results = Mutex<[Int: Swift.Result<Result, any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: batch.count) { i in
+          let result = Swift.Result {
+            var options = Database.Options()
+            options.readOnly = true
+            let connection = try Database(path: path, options: options)
+            // An index read in order needs few pages at a time: keep the helpers small.
+            try connection.execute("PRAGMA cache_size = -4096")
+            return try batch[i].count(connection, accountID: accountID, lookback: lookback, ranking: ranking)
+          }
+          results.withLock { $0[i] = result }
+        }
+        for i in batch.indices { try each(try results.withLock { $0[i]! }.get()) }
       }
     }
 
@@ -118,10 +122,8 @@ extension HealthTotals {
     {
       let lower = Date(timeIntervalSince1970: Double(first * CumulativeCount.day - lookback - 1000) / 1000)
       let upper = Date(timeIntervalSince1970: Double((last + 1) * CumulativeCount.day) / 1000)
-      var sources: [String] = []
-      var bytes: [[UInt8]] = []
+      var sources = SourceNames()
       var rows: [Row] = []
-      var current = -1
       try db.forEachRow(
         """
         SELECT source, start, "end", value FROM health_sample
@@ -138,20 +140,9 @@ extension HealthTotals {
         guard value.isFinite, value >= 0, value <= HealthType.largestSample else { return }
         guard let start = row.withUTF8(1, { $0.flatMap(ISO8601.milliseconds(utf8:)) }) else { return }
         let end = row.withUTF8(2, { $0.flatMap(ISO8601.milliseconds(utf8:)) }) ?? start
-        row.withUTF8(0) { name in
-          let name = name ?? UnsafeBufferPointer(start: nil, count: 0)
-          if current >= 0, bytes[current].elementsEqual(name) { return }
-          if let known = bytes.firstIndex(where: { $0.elementsEqual(name) }) {
-            current = known
-          } else {
-            bytes.append(Array(name))
-            sources.append(String(decoding: name, as: UTF8.self))
-            current = bytes.count - 1
-          }
-        }
-        rows.append(Row(source: current, start: start, end: end, value: value))
+        rows.append(Row(source: sources.index(row, 0), start: start, end: end, value: value))
       }
-      return (sources, rows)
+      return (sources.names, rows)
     }
   }
 }

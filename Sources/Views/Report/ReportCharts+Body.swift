@@ -40,15 +40,15 @@ extension ReportCharts {
       let said =
         String(format: "%.1f hours in bed", hours(night.inBed))
         + (night.asleep.map { String(format: ", %.1f asleep", hours($0)) } ?? ", no sleep stages recorded")
-      chart.add(
-        #"<rect class="inbed" x="\#(f(x))" y="\#(f(inBed))" width="\#(f(width))" height="\#(f(base - inBed))"><title>\#(escaped(label)): \#(escaped(said))</title></rect>"#
-      )
+      // One title per night, on the group: a screen reader reads each night once, not per bar.
+      var shapes =
+        #"<rect class="inbed" x="\#(f(x))" y="\#(f(inBed))" width="\#(f(width))" height="\#(f(base - inBed))"/>"#
       if let asleep = night.asleep {
         let top = chart.y(hours(asleep), in: yRange)
-        chart.add(
-          #"<rect class="bar" x="\#(f(x + width * 0.2))" y="\#(f(top))" width="\#(f(width * 0.6))" height="\#(f(base - top))"><title>\#(escaped(label)): \#(escaped(said))</title></rect>"#
-        )
+        shapes +=
+          #"<rect class="bar" x="\#(f(x + width * 0.2))" y="\#(f(top))" width="\#(f(width * 0.6))" height="\#(f(base - top))"/>"#
       }
+      chart.add(#"<g class="night"><title>\#(escaped(label)): \#(escaped(said))</title>\#(shapes)</g>"#)
     }
     chart.key("rect inbed", "in bed")
     chart.key("rect bar", "asleep")

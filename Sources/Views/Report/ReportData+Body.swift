@@ -3,8 +3,8 @@ import Foundation
 import Records
 
 extension ReportData {
-  /// Sleep, weight, resting heart rate and blood pressure, as `vital health sleep` and `vital
-  /// health vitals` read them.
+  /// Sleep, weight, resting heart rate and blood pressure, and the range of every vital, as
+  /// `vital health sleep` and `vital health vitals` read them.
   mutating func loadBody(_ health: HealthStore, start: Date, end: Date) throws {
     let nights = Dictionary(
       try health.sleepNights(from: to.adding(days: -29).start(in: calendar), through: to).map { ($0.day, $0) },
@@ -18,6 +18,16 @@ extension ReportData {
         sums[day] = (sum + reading.value, n + 1)
       }
       return sums.map { ($0.key, $0.value.0 / Double($0.value.1)) }.sorted { $0.day < $1.day }
+    }
+    for kind in VitalKind.allCases {
+      let readings = try health.vitalReadings(kind, from: start, to: end)
+      guard let last = readings.last else { continue }
+      var measured = Measurement(kind: kind, diastolic: kind == .bloodPressure ? .init() : nil, latest: last)
+      for reading in readings {
+        measured.value.add(reading.value)
+        if let lower = reading.diastolic { measured.diastolic?.add(lower) }
+      }
+      measurements.append(measured)
     }
     weight = try means(.weight)
     restingHeartRate = try means(.restingHeartRate)

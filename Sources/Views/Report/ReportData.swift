@@ -36,6 +36,16 @@ public struct ReportData: Sendable {
   public var weight: [(day: LocalDate, value: Double)] = []
   public var restingHeartRate: [(day: LocalDate, value: Double)] = []
   public var bloodPressure: [(day: LocalDate, systolic: Double, diastolic: Double)] = []
+  /// Every kind of vital measured in the window: its readings' range and the latest one.
+  public var measurements: [Measurement] = []
+
+  public struct Measurement: Equatable, Sendable {
+    public var kind: VitalKind
+    public var value = HealthStore.VitalStats()
+    /// A blood pressure's lower number; nil for other kinds.
+    public var diastolic: HealthStore.VitalStats?
+    public var latest: HealthStore.VitalReading
+  }
 
   public struct MedicationRow: Equatable, Sendable {
     public var name: String

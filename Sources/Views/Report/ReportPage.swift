@@ -157,14 +157,62 @@ public enum ReportPage {
     ]
     // Four charts under one heading: each names itself, as the y axis alone does not.
     let charts = drawn.compactMap { $0.1.map { "<h3>\(escaped($0.title))</h3>\n" + $0.svg } }
-    guard !charts.isEmpty else {
+    let figures = measurements(data) + stages(data)
+    guard !charts.isEmpty || !figures.isEmpty else {
       return section(
         "body", "Sleep and vitals", empty("No sleep, weight, resting heart rate or blood pressure recorded \(window)."))
     }
     // A chart left out says so: a reader should not take a missing one for a page cut short.
     let missing = drawn.filter { $0.1 == nil }.map(\.0)
     let note = missing.isEmpty ? "" : "\n" + empty("Not recorded: " + missing.joined(separator: "; ") + ".")
-    return section("body", "Sleep and vitals", charts.joined(separator: "\n") + note)
+    return section("body", "Sleep and vitals", figures + charts.joined(separator: "\n") + note)
+  }
+
+  /// Each vital measured in the window: how many readings, their range, the latest. A blood
+  /// pressure's two numbers have ranges of their own, never a lowest reading nobody took.
+  static func measurements(_ data: ReportData) -> String {
+    guard !data.measurements.isEmpty else { return "" }
+    let rows = data.measurements.map { m -> [String] in
+      let n = { (v: Double) in VitalsText.number(v, m.kind) }
+      let unit = " " + m.kind.unit
+      let latest =
+        n(m.latest.value) + (m.latest.diastolic.map { "/" + n($0) } ?? "") + unit + ", "
+        + HumanText.date(LocalDate(m.latest.at, in: data.calendar))
+      if let lower = m.diastolic {
+        return [
+          m.kind.label.capitalizingFirst, String(m.value.count),
+          "systolic \(n(m.value.minimum)), diastolic \(n(lower.minimum))",
+          "\(n(m.value.average))/\(n(lower.average))\(unit)",
+          "systolic \(n(m.value.maximum)), diastolic \(n(lower.maximum))", latest,
+        ]
+      }
+      return [
+        m.kind.label.capitalizingFirst, String(m.value.count), n(m.value.minimum), n(m.value.average) + unit,
+        n(m.value.maximum), latest,
+      ]
+    }
+    return "<h3>Measurements between \(HumanText.date(data.from)) and \(HumanText.date(data.to))</h3>\n"
+      + table(["Measurement", "Readings", "Lowest", "Average", "Highest", "Latest"], rows) + "\n"
+  }
+
+  /// The nights' stages on average, over the nights a source staged; a stage no source of a
+  /// night reports is left out of that night, not counted as none.
+  static func stages(_ data: ReportData) -> String {
+    let staged = data.nights.compactMap(\.night).filter { $0.asleep != nil }
+    guard !staged.isEmpty else { return "" }
+    let hours = { (seconds: [Int]) in
+      String(format: "%.1f h", Double(seconds.reduce(0, +)) / 3600 / Double(seconds.count))
+    }
+    var parts: [String] = []
+    for (state, name) in [(SleepState.core, "core"), (.deep, "deep"), (.rem, "REM")] {
+      let seconds = staged.filter { !$0.unknown.contains(state) }.compactMap { $0.stages[state] }
+      if !seconds.isEmpty, seconds.contains(where: { $0 > 0 }) { parts.append("\(name) \(hours(seconds))") }
+    }
+    let awake = staged.filter { !$0.unknown.contains(.awake) }.map(\.awake)
+    return "<p>On the \(HumanText.count(staged.count, "night")) with sleep stages: asleep "
+      + hours(staged.compactMap(\.asleep)) + " on average"
+      + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")
+      + (awake.isEmpty ? "" : ", awake \(hours(awake))") + ".</p>\n"
   }
 
   static func places(_ data: ReportData) -> String {
