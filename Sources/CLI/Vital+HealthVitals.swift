@@ -75,18 +75,24 @@ extension Vital.HealthCommand {
       let json = JSON.array(
         latest.map { kind, reading in
           var range = HealthStore.VitalStats()
-          for row in month.first(where: { $0.0 == kind })!.1 { if let value = row.value { range.add(value) } }
+          var lower = HealthStore.VitalStats()
+          for row in month.first(where: { $0.0 == kind })!.1 {
+            if let value = row.value { range.add(value) }
+            if let value = row.diastolic { lower.add(value) }
+          }
           return .object([
             ("type", .string(kind.rawValue)), ("unit", .string(kind.unit)),
             (
               "latest",
               .object([
-                // Converted from lb or a fraction: to two places, not the float's last digits.
-                ("at", app.iso(reading.at)), ("value", HealthJSON.number(reading.value)),
-                ("diastolic", HealthJSON.number(reading.diastolic)), ("source", .string(reading.source)),
+                // Converted from lb or a fraction: to the places of the figures beside it.
+                ("at", app.iso(reading.at)), ("value", .double(Self.round1(reading.value))),
+                ("diastolic", reading.diastolic.map { .double(Self.round1($0)) } ?? .null),
+                ("source", .string(reading.source)),
               ])
             ),
             ("last_30_days", range.count > 0 ? Self.stats(range) : .null),
+            ("last_30_days_diastolic", lower.count > 0 ? Self.stats(lower) : .null),
           ])
         })
       try app.output.show(json) {

@@ -211,6 +211,8 @@ import Testing
       #expect(html.contains("<td>\(label)</td>"), "\(label) in the measurements")
     }
     #expect(html.contains("systolic ") && html.contains("with sleep stages: asleep"), "stages and pressure ranges")
+    let staged = nights.filter { n in ["core_s", "deep_s", "rem_s"].contains { (n[$0] as? Int ?? 0) > 0 } }.count
+    #expect(html.contains("On the \(staged) nights with sleep stages"), "a phone's plain asleep is no stage")
   }
 
   /// A chart left out of the section is named, so the reader does not take it for no sleep at all

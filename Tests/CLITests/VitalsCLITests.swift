@@ -65,6 +65,16 @@ import Testing
     let overview = try vital.run(["health", "vitals", "--json"])
     let kinds = (overview.json as? [[String: Any]])?.compactMap { $0["type"] as? String }
     #expect(Set(kinds ?? []) == Set(expected.keys), "\(overview.stdout)")
+    // A blood pressure's lower number has its own 30-day range; the latest sits within the range.
+    for entry in overview.json as? [[String: Any]] ?? [] {
+      let latest = (entry["latest"] as? [String: Any])?["value"] as? Double ?? -1
+      let range = entry["last_30_days"] as? [String: Any]
+      if let low = range?["min"] as? Double, let high = range?["max"] as? Double {
+        #expect((low...high).contains(latest), "\(entry)")
+      }
+      let lower = entry["last_30_days_diastolic"]
+      #expect((entry["type"] as? String == "blood-pressure") == (lower is [String: Any]), "\(entry)")
+    }
     let bp = try vital.run(["health", "vitals", "--type", "bp"])
     #expect(bp.stdout.contains("mmHg") && bp.stdout.contains("/"), "\(bp.stdout)")
     #expect(bp.stdout.contains("left diastolic, right systolic"), "the drawing has a key: \(bp.stdout)")

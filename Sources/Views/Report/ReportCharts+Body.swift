@@ -66,7 +66,7 @@ extension ReportCharts {
     let yRange = ticks.first!...ticks.last!
     let summary =
       "\(HumanText.count(points.count, "day")) with a \(kind.label) reading from \(HumanText.date(first.day)) to \(HumanText.date(last.day)); "
-      + "of the days' means, lowest \(VitalsText.number(values.min()!, kind)), highest \(VitalsText.number(values.max()!, kind)), latest \(VitalsText.number(last.value, kind)) \(kind.unit)"
+      + "of the days' means, lowest \(VitalsText.number(values.min()!, kind)), highest \(VitalsText.number(values.max()!, kind)), the last day's \(VitalsText.number(last.value, kind)) \(kind.unit)"
     var chart = SVGChart(name: kind.rawValue, title: kind.label.capitalizingFirst, summary: summary, height: 180)
     chart.days = days
     let (xTicks, xLabel) = dateTicks(days, chart: chart)

@@ -198,7 +198,10 @@ public enum ReportPage {
   /// The nights' stages on average, over the nights a source staged; a stage no source of a
   /// night reports is left out of that night, not counted as none.
   static func stages(_ data: ReportData) -> String {
-    let staged = data.nights.compactMap(\.night).filter { $0.asleep != nil }
+    // Staged as `health sleep` shows it: a night a phone app only called "asleep" is not.
+    let staged = data.nights.compactMap(\.night).filter { n in
+      [SleepState.core, .deep, .rem].contains { n.stages[$0, default: 0] > 0 }
+    }
     guard !staged.isEmpty else { return "" }
     let hours = { (seconds: [Int]) in
       String(format: "%.1f h", Double(seconds.reduce(0, +)) / 3600 / Double(seconds.count))
