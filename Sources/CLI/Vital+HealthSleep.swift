@@ -99,7 +99,7 @@ extension Vital.HealthCommand {
         guard let night else { return label + "  –      –      no data" }
         let cell = { (text: String) in HumanText.padded(text, to: 7) }
         // Stages and waking are told only by sources that stage sleep (a watch, iOS 16 on).
-        let staged = [.core, .deep, .rem].contains { night.stages[$0, default: 0] > 0 }
+        let staged = night.isStaged
         let stage = { (state: SleepState) in
           cell(staged && !night.unknown.contains(state) ? duration(night.stages[state, default: 0]) : "–")
         }

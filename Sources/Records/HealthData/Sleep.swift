@@ -82,6 +82,10 @@ public struct SleepNight: Equatable, Sendable {
   /// Shorter sleeps that ended on the same day.
   public var naps: [Nap]
 
+  /// Whether a source told the night's stages (core, deep or REM): a phone app's plain "asleep"
+  /// does not, and its stages and waking are then not known.
+  public var isStaged: Bool { [SleepState.core, .deep, .rem].contains { stages[$0, default: 0] > 0 } }
+
   public struct Nap: Equatable, Sendable {
     public var start: Date
     public var end: Date

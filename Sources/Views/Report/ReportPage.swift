@@ -199,16 +199,14 @@ public enum ReportPage {
   /// night reports is left out of that night, not counted as none.
   static func stages(_ data: ReportData) -> String {
     // Staged as `health sleep` shows it: a night a phone app only called "asleep" is not.
-    let staged = data.nights.compactMap(\.night).filter { n in
-      [SleepState.core, .deep, .rem].contains { n.stages[$0, default: 0] > 0 }
-    }
+    let staged = data.nights.compactMap(\.night).filter(\.isStaged)
     guard !staged.isEmpty else { return "" }
     let hours = { (seconds: [Int]) in
       String(format: "%.1f h", Double(seconds.reduce(0, +)) / 3600 / Double(seconds.count))
     }
     var parts: [String] = []
     for (state, name) in [(SleepState.core, "core"), (.deep, "deep"), (.rem, "REM")] {
-      let seconds = staged.filter { !$0.unknown.contains(state) }.compactMap { $0.stages[state] }
+      let seconds = staged.filter { !$0.unknown.contains(state) }.map { $0.stages[state, default: 0] }
       if !seconds.isEmpty, seconds.contains(where: { $0 > 0 }) { parts.append("\(name) \(hours(seconds))") }
     }
     let awake = staged.filter { !$0.unknown.contains(.awake) }.map(\.awake)
