@@ -38,19 +38,36 @@ extension Vital.HealthCommand {
         Examples:
           vital health import ~/Downloads/export.zip
           vital health import export.xml --json
+          vital health import ~/Downloads/apple_health_export
           vital health import ~/Downloads/Gadgetbridge
         """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "export.xml or export.zip") var file: String
+    @Argument(help: "export.xml, export.zip or the folder it was unpacked to, or Gadgetbridge's database")
+    var file: String
+
+    /// The file to read: `path` itself, or the `export.xml` in the folder an export.zip was
+    /// unpacked to (its routes in `workout-routes/` beside it), as the route warning advises.
+    static func exportFile(_ path: String) throws -> String {
+      var info = stat()
+      guard stat(path, &info) == 0 else {
+        throw CLIError.cannotRead(path, reason: String(cString: strerror(errno)).lowercased())
+      }
+      if info.st_mode & S_IFMT == S_IFDIR {
+        for inner in ["export.xml", "apple_health_export/export.xml"] {
+          let candidate = (path as NSString).appendingPathComponent(inner)
+          if stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG { return candidate }
+        }
+        throw CLIError.cannotRead(
+          path, reason: "a folder without export.xml; give export.zip, export.xml or the folder export.zip unpacked to")
+      }
+      guard info.st_mode & S_IFMT == S_IFREG else { throw CLIError.cannotRead(path, reason: "not a regular file") }
+      return path
+    }
 
     func run() async throws {
       let app = try App(global)
       let account = try app.requireAccount()
-      var info = stat()
-      guard stat(file, &info) == 0 else {
-        throw CLIError.cannotRead(file, reason: String(cString: strerror(errno)).lowercased())
-      }
-      guard info.st_mode & S_IFMT == S_IFREG else { throw CLIError.cannotRead(file, reason: "not a regular file") }
+      let file = try Self.exportFile(file)
       let head = FileHandle(forReadingAtPath: file).flatMap { try? $0.read(upToCount: 16) } ?? Data()
       if GadgetbridgeImport.isSQLite(head) { return try gadgetbridge(app, account.id) }
       if let first = head.first, ![UInt8(ascii: "<"), 0xEF, 0x50, 0x20, 0x09, 0x0A, 0x0D].contains(first) {

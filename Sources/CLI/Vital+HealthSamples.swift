@@ -48,7 +48,7 @@ extension Vital.HealthCommand {
         """,
       aliases: ["ls"])
     @OptionGroup var global: GlobalOptions
-    @Option(help: "The day, YYYY-MM-DD (default: today).") var date: LocalDate?
+    @Option(help: "The day, YYYY-MM-DD (default: today); for sleep, the night that ended on it.") var date: LocalDate?
     @Option(
       help: ArgumentHelp(
         "steps, distance, energy, exercise (the default: all four), a vital (heart-rate, weight, bp, ...) or sleep.",

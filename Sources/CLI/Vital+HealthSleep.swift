@@ -50,9 +50,10 @@ extension Vital.HealthCommand {
         + " 'vital health sleep --days \(back)' reaches it."
     }
 
-    /// Whether the night tells `state`: it has stages, and one of its sources reports this one.
+    /// Whether the night tells `state`: it has stages (a phone's plain "asleep" is none), and one
+    /// of its sources reports this one. The text's '–' and the JSON's null say the same.
     static func known(_ night: SleepNight, _ state: SleepState) -> Bool {
-      night.asleep != nil && !night.unknown.contains(state)
+      night.isStaged && !night.unknown.contains(state)
     }
 
     static func json(_ day: LocalDate, _ night: SleepNight?, _ app: App) -> JSON {
@@ -98,13 +99,10 @@ extension Vital.HealthCommand {
         let label = HumanText.padded(HumanText.short(day), to: 11)
         guard let night else { return label + "  –      –      no data" }
         let cell = { (text: String) in HumanText.padded(text, to: 7) }
-        // Stages and waking are told only by sources that stage sleep (a watch, iOS 16 on).
-        let staged = night.isStaged
         let stage = { (state: SleepState) in
-          cell(staged && !night.unknown.contains(state) ? duration(night.stages[state, default: 0]) : "–")
+          cell(known(night, state) ? duration(night.stages[state, default: 0]) : "–")
         }
-        let awake =
-          staged && !night.unknown.contains(.awake) ? "\(duration(night.awake)) (\(night.awakePeriods)×)" : "–"
+        let awake = known(night, .awake) ? "\(duration(night.awake)) (\(night.awakePeriods)×)" : "–"
         var line = "\(label)  \(clock(night.bedtime))  \(clock(night.wake))  \(cell(duration(night.inBed)))  "
         line += "\(cell(duration(night.asleep)))  \(stage(.core))  \(stage(.deep))  \(stage(.rem))  "
         line += HumanText.padded(awake, to: 10) + "  " + (night.sources.first ?? "")

@@ -139,7 +139,7 @@ extension Vital.HealthCommand {
     static func text(_ w: HealthStore.WorkoutDetail, _ app: App) -> String {
       let human = HumanText(now: app.now, calendar: app.calendar)
       var lines = [
-        "\(WorkoutActivity.name(w.workout.type)), \(human.time(w.workout.start)) to \(human.time(w.workout.end))",
+        "\(WorkoutActivity.name(w.workout.type)), \(human.span(w.workout.start, w.workout.end))",
         "  time       \(Workouts.clock(w.workout.durationSeconds ?? w.workout.end.timeIntervalSince(w.workout.start)))",
       ]
       if let metres = w.workout.distanceMetres { lines.append(String(format: "  distance   %.2f km", metres / 1000)) }

@@ -37,10 +37,22 @@ public struct HumanText: Sendable {
   /// `today 14:00`, `tomorrow 09:30`, `yesterday 20:00`, `Thu 26 Nov 14:00` within a year of
   /// today, else `Thu 26 Nov 2027 14:00`. Built by hand: a DateFormatter costs milliseconds to
   /// load its locale data, a noticeable share of a short command.
-  public func time(_ date: Date) -> String {
+  public func time(_ date: Date) -> String { time(date, offset: false) }
+
+  /// `time(date)`, with its offset whenever `offset` asks for it.
+  public func time(_ date: Date, offset: Bool) -> String {
     let c = calendar.dateComponents([.hour, .minute], from: date)
     let text = "\(day(LocalDate(date, in: calendar))) " + String(format: "%02d:%02d", c.hour!, c.minute!)
-    return Self.isAmbiguous(date, in: calendar.timeZone) ? text + " " + Self.offset(date, in: calendar.timeZone) : text
+    return offset || Self.isAmbiguous(date, in: calendar.timeZone)
+      ? text + " " + Self.offset(date, in: calendar.timeZone) : text
+  }
+
+  /// `Sun 25 Oct 01:50 +02:00 to 03:10 +01:00`: a stretch the clocks changed in has both
+  /// offsets, or its wall times would disagree with its length; else `time(from) to time(to)`.
+  public func span(_ from: Date, _ to: Date) -> String {
+    let zone = calendar.timeZone
+    let changed = zone.secondsFromGMT(for: from) != zone.secondsFromGMT(for: to)
+    return time(from, offset: changed) + " to " + time(to, offset: changed)
   }
 
   /// Whether the local time of `date` happens twice (the hour clocks go back): then the wall

@@ -73,6 +73,11 @@ import Testing
     let known: Set = ["in_bed", "asleep", "core", "deep", "rem", "awake"]
     #expect(
       !states.isEmpty && states.allSatisfy { known.contains($0["state"] as? String ?? "") }, "\(states.first ?? [:])")
+    // The day's night began the evening before: its first sample is listed, as health sleep counts it.
+    let night = try #require(got.first { $0["date"] as? String == day })
+    let starts = states.compactMap { $0["start"] as? String }.sorted()
+    #expect(starts.first == night["bedtime"] as? String, "\(starts.first ?? "none") ≠ bedtime \(night["bedtime"]!)")
+    #expect(starts.first.map { !$0.hasPrefix(day) } == true, "a bedtime before midnight: \(starts.first ?? "none")")
   }
 
   @Test func noSleepIsNoDataAndTheTextSaysSo() throws {

@@ -91,6 +91,27 @@ import Testing
     #expect(text.stdout.contains("running") && text.stdout.contains("(also Anna’s iPhone)"), "\(text.stdout)")
   }
 
+  /// The folder export.zip unpacks to, as the missing-route warning advises importing; and a
+  /// walk the clocks changed during, its times with their offsets so they agree with its length.
+  @Test func theUnpackedFolderImportsAndAWalkOverTheClockChangeShowsItsOffsets() throws {
+    let (file, _) = try generate("unpacked")
+    let folder = (file as NSString).deletingLastPathComponent
+    let run = try vital.run(["health", "import", folder, "--json"])
+    try #require(run.status == 0, "\(run.stderr)")
+    #expect(run.object?["routes"] as? Int == 3 && run.stderrLines.count == 1, "\(run.stdout) \(run.stderr)")
+    let empty = vital.root + "/empty-folder"
+    try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+    expectCleanError(try vital.run(["health", "import", empty]), mentioning: "a folder without export.xml")
+    let walk = try #require(
+      try listed().first { ($0["start"] as? String)?.suffix(6) != ($0["end"] as? String)?.suffix(6) },
+      "the generator's walk across the change to summer time")
+    let shown = try vital.run(["health", "workout", try #require(walk["id"] as? String)])
+    let (start, end) = (try #require(walk["start"] as? String), try #require(walk["end"] as? String))
+    #expect(
+      shown.stdout.contains(" \(start.suffix(6)) to ") && shown.stdout.contains(" \(end.suffix(6))"),
+      "\(start) to \(end): \(shown.stdout)")
+  }
+
   @Test func aRouteGoesBackOutAsGPXThatGpxpyReads() throws {
     let (file, expected) = try generate("gpx")
     try #require(try vital.run(["health", "import", file]).status == 0)

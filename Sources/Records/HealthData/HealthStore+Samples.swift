@@ -50,8 +50,11 @@ extension HealthStore {
   static let sampleLookup = RecordLookup(kind: "sample", listCommand: "vital health list", table: "health_sample")
   static let sampleColumns = samples.list(Sample.shape.columns.map(\.name))
 
-  /// The samples starting on a local day, of one type or all, in time order.
+  /// The samples starting on a local day, of one type or all, in time order. Sleep is listed as
+  /// `health sleep` counts it: the samples of the night that ended that day (its bedtime the
+  /// evening before) and of its naps.
   public func samples(on day: LocalDate, type: String? = nil) throws -> [Sample] {
+    if type == SleepState.type { return try sleepSamples(on: day) }
     let from = day.start(in: calendar)
     let to = day.adding(days: 1, in: calendar).start(in: calendar)
     let types = type.map { [$0] } ?? (HealthType.manual.map(\.type) + [HealthType.menstrualFlow])
@@ -62,6 +65,25 @@ extension HealthStore {
         account.id, t, from, to, row: Sample.shape.record)
     }
     return all.sorted { ($0.start, $0.type, $0.id) < ($1.start, $1.type, $1.id) }
+  }
+
+  /// The sleep samples over the night that ended on `day` and its naps: from the first bedtime
+  /// to the last waking, samples that began before it included. A day without a night lists
+  /// the sleep samples starting on it.
+  private func sleepSamples(on day: LocalDate) throws -> [Sample] {
+    var from = day.start(in: calendar)
+    var to = day.adding(days: 1, in: calendar).start(in: calendar)
+    if let night = try sleepNights(from: from, through: day).first(where: { $0.day == day }) {
+      from = ([night.bedtime] + night.naps.map(\.start)).min()!
+      to = ([night.wake] + night.naps.map(\.end)).max()!
+    }
+    // No sample lasts a day, so one that overlaps begins at most a day before.
+    return try db.query(
+      """
+      SELECT \(Self.sampleColumns) FROM health_sample
+      WHERE account_id = ? AND type = ? AND start >= ? AND start < ? AND "end" > ?
+      """, account.id, SleepState.type, from.addingTimeInterval(-86_400), to, from, row: Sample.shape.record
+    ).sorted { ($0.start, $0.id) < ($1.start, $1.id) }
   }
 
   public func sample(_ idOrPrefix: String) throws -> Sample {

@@ -93,7 +93,7 @@ extension HealthStore {
     public var description: String {
       switch self {
       case .none:
-        "this workout has no route here: the export named none for it (indoor, or recorded without GPS), or its file was missing when it was imported (the import said so; import export.zip, which holds the routes)"
+        "this workout has no route: none came with it (an indoor workout, or one recorded without GPS, has none); if 'vital health import' warned of its route file, import export.zip, which holds the routes"
       case .incomplete:
         "this workout's route is not whole here (a part is missing or damaged); 'vital sync' may bring the rest"
       }
