@@ -54,7 +54,7 @@ import Testing
     expectCleanError(cut, mentioning: "not well-formed", "line")
     #expect(!cut.stderr.contains("74"), "no health value in the error")
     expectCleanError(try vital.run(["health", "import", folder + "/missing.xml"]), mentioning: "cannot read")
-    expectCleanError(try vital.run(["health", "import", folder]), mentioning: "not a regular file")
+    expectCleanError(try vital.run(["health", "import", folder]), mentioning: "a folder without export.xml")
   }
 
   @Test func goalsFromTheCatalogueAndByHand() throws {
