@@ -28,10 +28,11 @@ public final class AESGCMKey {
     guard key.byteCount == 32 else { throw Crypto.CipherFailure.badLength("AES-256 key") }
     encryptor = try CipherContext()
     decryptor = try CipherContext()
+    guard let cipher = Crypto.aes256GCM.cipher else { throw Crypto.CipherFailure.openSSL("fetch AES-256-GCM") }
     try key.withUnsafeBytes { raw in
       let key = raw.bindMemory(to: UInt8.self).baseAddress
       for (context, encrypt) in [(encryptor, Int32(1)), (decryptor, Int32(0))] {
-        try Crypto.check(EVP_CipherInit_ex(context.handle, EVP_aes_256_gcm(), nil, nil, nil, encrypt), "init")
+        try Crypto.check(EVP_CipherInit_ex(context.handle, cipher, nil, nil, nil, encrypt), "init")
         try Crypto.check(EVP_CIPHER_CTX_ctrl(context.handle, Crypto.gcmSetIVLength, 12, nil), "nonce length")
         try Crypto.check(EVP_CipherInit_ex(context.handle, nil, nil, key, nil, encrypt), "key")
       }
