@@ -69,7 +69,10 @@ let package = Package(
     .target(name: "AtRest", dependencies: ["Storage", "Cryptography", "Auth", "CKeyring"]),
     // The records a person keeps, a folder per feature; a feature reaches another only through
     // a public API named for it.
-    .target(name: "Records", dependencies: ["Storage", "Cryptography", "Core", "Replication"]),
+    // The lab test catalogue is data, built into the binary (docs/labs.md).
+    .target(
+      name: "Records", dependencies: ["Storage", "Cryptography", "Core", "Replication"],
+      resources: [.embedInCode("Labs/lab-tests.json")]),
     // What reads every feature at once: today, the report, reminders and their calendar feed.
     .target(name: "Views", dependencies: ["Storage", "Core", "Replication", "Records"]),
     // What comes in from and goes out to other programs: the Apple Health export, FHIR, the

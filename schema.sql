@@ -501,3 +501,23 @@ CREATE TABLE health_vital_state (
   account_id TEXT PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
   zone TEXT NOT NULL
 ) STRICT;
+
+CREATE TABLE lab_result (
+  -- Lab results and measurements by hand: value in the test's canonical unit (lab-tests.json),
+  -- recorded/recorded_unit as written when another unit, the laboratory's own range if given.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  test TEXT NOT NULL,
+  value REAL NOT NULL,
+  second REAL,
+  recorded REAL,
+  recorded_unit TEXT,
+  at TEXT NOT NULL,
+  lab TEXT,
+  range_low REAL,
+  range_high REAL,
+  note TEXT,
+  donation_id TEXT,
+  PRIMARY KEY (account_id, id)
+) STRICT;
+CREATE INDEX lab_result_test_at ON lab_result(account_id, test, at);

@@ -38,3 +38,4 @@ typealias RemindersContext = Context<ReminderEngine>
 typealias CycleContext = Context<PeriodStore>
 typealias MedsContext = Context<MedicationStore>
 typealias GoalsContext = Context<GoalStore>
+typealias LabsContext = Context<LabStore>

@@ -12,13 +12,13 @@ struct Vital: AsyncParsableCommand {
     commandName: "vital",
     abstract: "An offline-first personal health record for the terminal.",
     discussion: """
-      Vital keeps your blood donations, cycle, medications, Apple Health goals and regional \
-      incidence figures in one local SQLite database that you own.
+      Vital keeps your blood donations, cycle, medications, lab results, Apple Health data and \
+      regional incidence figures in one local SQLite database that you own.
       """,
     version: "vital \(version) (SQLite \(Database.sqliteVersion))",
     subcommands: [
       AccountCommand.self, ProfileCommand.self, Donor.self, Cycle.self, Meds.self, HealthCommand.self, Goals.self,
-      AreaCommand.self, Reminders.self, Export.self, Import.self, Report.self, Undo.self,
+      Labs.self, AreaCommand.self, Reminders.self, Export.self, Import.self, Report.self, Undo.self,
       RemotePassthrough.self,
       SyncPassthrough.self, Serve.self, WebPassthrough.self,
       DB.self, Unlock.self, Lock.self,

@@ -32,7 +32,7 @@ public enum VitalSchema {
     // one address in NFC are both kept (`vital db check` names them); nothing is merged.
     Migration("0015_nfc_emails") { db in try AccountStore.normalizeStoredEmails(db) },
     Shipped.medicationPlans, Shipped.donationVitals, Shipped.cycleNotes, Shipped.syncRefused, Shipped.workoutRoutes,
-    Shipped.vitalDays,
+    Shipped.vitalDays, Shipped.labResults,
   ])
 
   /// Today's description of every table the migrations make (but the R*Tree over districts):
@@ -46,7 +46,7 @@ public enum VitalSchema {
     AreaStore.watches, AreaStore.watchStates, AreaStore.notices, SyncKey.table, HealthStore.sources,
     HealthStore.counted, HealthStore.countedState, Replica.changedDays, ChangeJournal.changes, ChangeJournal.steps,
     ChangeJournal.before, Replica.setAside, PeriodStore.notes, PeriodStore.pauses, Replica.refused,
-    HealthStore.workoutRoutes, HealthStore.vitalDays, HealthStore.vitalDaysState,
+    HealthStore.workoutRoutes, HealthStore.vitalDays, HealthStore.vitalDaysState, LabStore.results,
   ]
 
   /// Every synced dataset, in the order a new device applies them (blobs before the profile
@@ -55,7 +55,7 @@ public enum VitalSchema {
     .blob, .profile, .questionnaire, .donation, .period, .cycleNote, .cyclePause, .medication, .dose, .healthSource,
     .healthSample, .workout, .workoutRoute,
     .activitySummary,
-    .goal, .areaWatch,
+    .goal, .areaWatch, .labResult,
   ]
 
   /// Takes the secrets out of a copy of the database: sessions (a login on this device), server

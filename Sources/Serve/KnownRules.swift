@@ -88,6 +88,19 @@ enum KnownRules {
       "name": .text(maxBytes: 1000),
       "preferred": .integer(0...1000000),
     ]
+    rules["lab_result"] = [
+      "at": .instant(years: 1900...2200),
+      "donation_id": .text(maxBytes: 64),
+      "lab": .text(maxBytes: 200),
+      "note": .text(maxBytes: 2000),
+      "range_high": .number(-1000000000.0...1000000000.0),
+      "range_low": .number(-1000000000.0...1000000000.0),
+      "recorded": .number(-1000000000.0...1000000000.0),
+      "recorded_unit": .text(maxBytes: 40),
+      "second": .number(-1000000000.0...1000000000.0),
+      "test": .text(maxBytes: 64),
+      "value": .number(-1000000000.0...1000000000.0),
+    ]
     rules["medication"] = [
       "as_needed": .flag,
       "days": .weekdays,

@@ -106,6 +106,6 @@ import Testing
     Kind(.healthSample, HealthStore.Sample.shape), Kind(.healthSource, HealthSource.shape),
     Kind(.workout, HealthStore.Workout.shape), Kind(.workoutRoute, WorkoutRoute.shape),
     Kind(.activitySummary, HealthStore.ActivitySummary.shape),
-    Kind(.goal, Goal.shape), Kind(.areaWatch, AreaStore.Watch.shape),
+    Kind(.goal, Goal.shape), Kind(.areaWatch, AreaStore.Watch.shape), Kind(.labResult, LabResult.shape),
   ]
 }

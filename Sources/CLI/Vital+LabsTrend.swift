@@ -1,0 +1,156 @@
+import ArgumentParser
+import CLIApp
+import CLICore
+import Core
+import Foundation
+import Records
+
+extension Vital.Labs {
+  struct Trend: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "trend", abstract: "One test over the years: every value in one unit, against its range.",
+      discussion: """
+        Each result is a row: its value on one scale (●), the reference range beside it ([ ]), \
+        and H or L where it is above or below. The laboratory's own range, where a result has one, \
+        is the one it is read against.
+
+        Examples:
+          vital labs trend ferritin
+          vital labs trend hb --years 20 --json
+        """)
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The test: its id or a name ('vital labs tests').") var test: String
+    @Option(help: "The last N years.") var years = 5
+
+    func validate() throws {
+      guard (1...100).contains(years) else { throw ValidationError("--years must be from 1 to 100") }
+    }
+
+    func run() async throws {
+      let c = try LabsContext(global)
+      let test = try c.store.catalogue.require(self.test)
+      let from = c.app.calendar.date(byAdding: .year, value: -years, to: c.app.now)
+      let results = try c.store.list(test: test.id, from: from).reversed() as [LabResult]
+      let sex = try c.sex
+      let range = test.range(for: sex)
+      let json = JSON.object([
+        ("test", .string(test.id)), ("name", .string(test.name)), ("loinc", .string(test.loinc)),
+        ("unit", .string(test.unit)),
+        (
+          "range",
+          range.map {
+            .object([
+              ("low", $0.low.map(JSON.double) ?? .null), ("high", $0.high.map(JSON.double) ?? .null),
+              ("sex", .string($0.sex)), ("source", .string(test.rangeSource)),
+            ])
+          } ?? .null
+        ),
+        ("results", .array(results.map { c.json($0, sex: sex) })),
+      ])
+      try c.app.output.show(json) {
+        guard !results.isEmpty else {
+          return "No \(test.name) results in the last \(HumanText.count(years, "year")); "
+            + "add one with 'vital labs add \(test.id) VALUE\(test.units.isEmpty ? "" : " UNIT")'."
+        }
+        return Self.chart(results, test: test, sex: sex, c)
+      }
+    }
+
+    /// One row per result on a scale shared by the values and the ranges.
+    static func chart(_ results: [LabResult], test: LabTest, sex: Sex?, _ c: LabsContext) -> String {
+      let width = 40
+      let ranges = results.map { $0.range(test, sex: sex) }
+      let ends =
+        results.flatMap { [$0.value] + [$0.second].compactMap { $0 } }
+        + ranges.flatMap { [$0?.low, $0?.high].compactMap { $0 } }
+      let low = ends.min() ?? 0
+      let high = ends.max() ?? 1
+      let column = { (v: Double) in
+        high > low ? Int(((v - low) / (high - low) * Double(width - 1)).rounded()) : width / 2
+      }
+      let number = { (v: Double) in String(format: "%.\(test.decimals)f", v) }
+      var lines = [
+        "\(test.name) (\(test.displayUnit))"
+          + (test.range(for: sex).map {
+            ", reference \(LabsContext.range($0.low, $0.high, decimals: test.decimals)) (\(test.rangeSourceName))"
+          } ?? "")
+      ]
+      for (r, range) in zip(results, ranges) {
+        var bar = Array(repeating: Character(" "), count: width)
+        if let range {
+          let from = range.low.map(column) ?? 0
+          let to = range.high.map(column) ?? width - 1
+          for i in from...max(from, to) { bar[i] = "·" }
+          if range.low != nil { bar[from] = "[" }
+          if range.high != nil { bar[to] = "]" }
+        }
+        for v in [r.value] + [r.second].compactMap({ $0 }) { bar[column(v)] = "●" }
+        let flag = r.flag(test, sex: sex).flatMap { $0 == .normal ? nil : $0.rawValue } ?? " "
+        let value = number(r.value) + (r.second.map { "/" + number($0) } ?? "")
+        lines.append(
+          HumanText.padded(c.when(r.at), to: 17) + HumanText.padded(value, to: 10) + flag + "  |" + String(bar) + "|"
+            + (range?.ownRange == true ? "  lab's range" : ""))
+      }
+      lines.append(String(repeating: " ", count: 30) + number(low) + " … " + number(high) + " " + test.displayUnit)
+      return lines.joined(separator: "\n")
+    }
+  }
+
+  struct Tests: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "tests", abstract: "The catalogue: every test Vital knows, its units and default range.",
+      discussion: """
+        Examples:
+          vital labs tests
+          vital labs tests --json
+        """)
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+      let app = try App(global)
+      let catalogue = LabCatalogue.shipped
+      let json = JSON.array(
+        catalogue.tests.map { t in
+          .object([
+            ("id", .string(t.id)), ("name", .string(t.name)), ("loinc", .string(t.loinc)),
+            ("kind", .string(t.kind.rawValue)),
+            ("aliases", .array(t.aliases.map(JSON.string))), ("unit", .string(t.unit)),
+            (
+              "units",
+              .array(
+                t.units.map {
+                  .object([
+                    ("unit", .string($0.unit)), ("factor", .double($0.factor)),
+                    ("offset", $0.offset.map(JSON.double) ?? .null),
+                  ])
+                })
+            ),
+            (
+              "ranges",
+              .array(
+                t.ranges.map {
+                  .object([
+                    ("sex", .string($0.sex)), ("low", $0.low.map(JSON.double) ?? .null),
+                    ("high", $0.high.map(JSON.double) ?? .null),
+                  ])
+                })
+            ),
+            ("range_source", .string(t.rangeSource)),
+          ])
+        })
+      try app.output.show(json) {
+        var table = TextTable(["test", "name", "unit", "also", "range", "LOINC"])
+        for t in catalogue.tests {
+          let ranges = t.ranges.map {
+            ($0.sex == "any" ? "" : "\($0.sex.prefix(1)) ") + LabsContext.range($0.low, $0.high, decimals: t.decimals)
+          }
+          table.add([
+            t.id, t.name, t.displayUnit, t.units.map(\.display).joined(separator: ", "), ranges.joined(separator: ", "),
+            t.loinc,
+          ])
+        }
+        return table.text
+      }
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// A result as a person writes it (`vital labs add ferritin 35 ng/mL --range 15-150`, a CSV row),
+/// read against the catalogue into a `LabResult`: the unit checked and converted, the value
+/// checked against what any body can have.
+public struct LabEntry: Sendable {
+  public var test: String
+  public var value: String
+  public var unit: String?
+  public var at: Date
+  public var lab: String?
+  public var range: String?
+  public var note: String?
+
+  public init(
+    test: String, value: String, unit: String? = nil, at: Date, lab: String? = nil, range: String? = nil,
+    note: String? = nil
+  ) {
+    self.test = test
+    self.value = value
+    self.unit = unit
+    self.at = at
+    self.lab = lab
+    self.range = range
+    self.note = note
+  }
+
+  /// The result this entry says, with `id`; `force` keeps a value outside the plausible range.
+  public func result(id: String, catalogue: LabCatalogue, force: Bool = false) throws -> LabResult {
+    let test = try catalogue.require(test)
+    let unit = self.unit?.trimmingCharacters(in: .whitespaces).nilIfEmpty
+    if unit == nil, !test.units.isEmpty {
+      throw LabError.unitNeeded(test: test.id, units: test.unitNames)
+    }
+    let convert = { (value: Double) throws -> Double in
+      guard let unit else { return value }
+      guard let converted = test.canonical(value, unit: unit) else {
+        throw LabError.unknownUnit(String(unit.prefix(20)), test: test.id, units: test.unitNames)
+      }
+      return converted
+    }
+    let numbers = try Self.numbers(value, pair: test.isPair, test: test.id)
+    let values = try numbers.map(convert)
+    for (written, value) in zip(numbers, values) {
+      // Below zero is no measurement at all, forced or not.
+      guard value >= 0 || test.plausible[0] < 0 else {
+        throw LabError.badValue(Self.text(written), test: test.id)
+      }
+      guard force || (value >= test.plausible[0] && value <= test.plausible[1]) else {
+        throw LabError.implausible(
+          test: test.id, value: Self.text(written) + (unit.map { " " + $0 } ?? ""),
+          low: Self.text(test.plausible[0]), high: Self.text(test.plausible[1]) + " " + test.displayUnit)
+      }
+    }
+    var result = LabResult(
+      id: id, test: test.id, value: values[0], second: values.count > 1 ? values[1] : nil, at: at,
+      lab: lab?.trimmingCharacters(in: .whitespaces).nilIfEmpty,
+      note: note?.trimmingCharacters(in: .whitespaces).nilIfEmpty)
+    if !test.isPair, let unit, !LabUnits.same(unit, test.unit), !LabUnits.same(unit, test.displayUnit) {
+      (result.recorded, result.recordedUnit) = (numbers[0], unit)
+    }
+    if let range = range?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
+      let (low, high) = try Self.range(range)
+      result.rangeLow = try low.map(convert)
+      result.rangeHigh = try high.map(convert)
+    }
+    return result
+  }
+
+  /// `12.5`, `12,5`, or `128/82` for a pair; finite numbers only.
+  static func numbers(_ text: String, pair: Bool, test: String) throws -> [Double] {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false).map {
+      $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+    }
+    guard parts.count == (pair ? 2 : 1) else {
+      throw pair ? LabError.pairNeeded(test: test) : LabError.badValue(String(text.prefix(20)), test: test)
+    }
+    return try parts.map { part in
+      guard let number = Double(part), number.isFinite, !part.lowercased().contains("n") else {
+        throw LabError.badValue(String(text.prefix(20)), test: test)
+      }
+      return number
+    }
+  }
+
+  /// `3.5-5.1`, `<5`, `>40`: a range's two ends, either open.
+  static func range(_ text: String) throws -> (Double?, Double?) {
+    let number = { (part: Substring) -> Double? in
+      Double(part.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")).flatMap {
+        $0.isFinite ? $0 : nil
+      }
+    }
+    if let first = text.first, first == "<" || first == ">" {
+      let rest = text.dropFirst().drop { $0 == "=" }
+      guard let value = number(rest) else { throw LabError.badRange(String(text.prefix(20))) }
+      return first == "<" ? (nil, value) : (value, nil)
+    }
+    // The dash between the ends, not a minus of the first.
+    guard let dash = text.dropFirst().firstIndex(where: { $0 == "-" || $0 == "–" }),
+      let low = number(text[..<dash]), let high = number(text[text.index(after: dash)...]), low <= high
+    else { throw LabError.badRange(String(text.prefix(20))) }
+    return (low, high)
+  }
+
+  static func text(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
+}
+
+extension String {
+  fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,32 @@
+/// What a lab result cannot be, each with what to do instead.
+public enum LabError: Error, Equatable, CustomStringConvertible {
+  case catalogue(String)
+  case unknownTest(String, nearest: [String])
+  case unitNeeded(test: String, units: [String])
+  case unknownUnit(String, test: String, units: [String])
+  case badValue(String, test: String)
+  case pairNeeded(test: String)
+  case implausible(test: String, value: String, low: String, high: String)
+  case badRange(String)
+  case notFound(String)
+
+  public var description: String {
+    switch self {
+    case .catalogue(let why): "the lab test catalogue does not read: \(why)"
+    case .unknownTest(let name, let nearest):
+      "no test '\(name)' in the catalogue"
+        + (nearest.isEmpty ? "" : "; did you mean \(nearest.map { "'\($0)'" }.joined(separator: ", "))?")
+        + " ('vital labs tests' lists them all)"
+    case .unitNeeded(let test, let units):
+      "\(test) comes in several units: give one of \(units.joined(separator: ", ")) after the value"
+    case .unknownUnit(let unit, let test, let units):
+      "'\(unit)' is not a unit of \(test); it takes \(units.joined(separator: ", "))"
+    case .badValue(let text, let test): "'\(text)' is not a value for \(test): give a number of 0 or more, such as 12.5"
+    case .pairNeeded(let test): "\(test) is two numbers: give them as 128/82"
+    case .implausible(let test, let value, let low, let high):
+      "\(value) is outside anything \(test) can be (\(low) to \(high)); check it, or add --force to keep it"
+    case .badRange(let text): "--range '\(text)' is not a range: give LOW-HIGH (3.5-5.1), <HIGH or >LOW"
+    case .notFound(let id): "no lab result '\(id)'; see 'vital labs list'"
+    }
+  }
+}
