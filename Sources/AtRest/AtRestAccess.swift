@@ -24,8 +24,6 @@ public struct AtRestAccess {
   /// Lets this process open the database at `path` when it is sealed; nothing is written.
   public func prepare(databaseAt path: String) throws {
     guard !SealedPages.isRegistered(databaseAt: path), SealedPages.isSealed(fileAt: path) else { return }
-    // The page cipher's setup overlaps the header, the keyring and the key's checks.
-    Crypto.prefetchAES256GCM()
     let database = SealedDatabase(path: path)
     let header = try database.header()
     if let file = environment["VITAL_PASSPHRASE_FILE"], !file.isEmpty {

@@ -35,18 +35,6 @@ extension Crypto {
   /// `EVP_aes_256_gcm()` fetches again at each key; this is the one fetch.
   static let aes256GCM = FetchedCipher(name: "AES-256-GCM")
 
-  /// Fetches AES-256-GCM on a thread of its own, for a process that knows it will need it
-  /// (a sealed database) before it does: the fetch then overlaps the rest of its start, and
-  /// the first key waits only for what is left of it.
-  public static func prefetchAES256GCM() {
-    // The process may end (an error, a refusal) while the thread is still in OpenSSL: its exit
-    // handler would then free what the thread is using. Started first, OpenSSL registers none;
-    // the system takes the memory back at exit anyway.
-    OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil)
-    let thread = Thread { _ = aes256GCM }
-    thread.start()
-  }
-
   static func check(_ code: Int32, _ step: String) throws {
     guard code == 1 else { throw CipherFailure.openSSL(step) }
   }
