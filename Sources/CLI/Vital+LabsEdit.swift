@@ -18,7 +18,7 @@ extension Vital.Labs {
 
     func run() async throws {
       let c = try LabsContext(global)
-      let r = try c.store.find(id)
+      let r = try c.find(id)
       let sex = try c.sex
       try c.app.output.show(c.json(r, sex: sex)) {
         let test = c.test(r)
@@ -33,7 +33,13 @@ extension Vital.Labs {
         if let unit = r.recordedUnit, let recorded = r.recorded {
           lines.append("  written    \(HealthJSON.text(recorded)) \(unit)")
         }
-        if let lab = r.lab { lines.append("  lab        \(lab)") }
+        if let donation = r.donationID {
+          lines.append(
+            "  donation   \(donation.prefix(8))\(r.lab.map { ", \($0)" } ?? "") ('vital donor show \(donation.prefix(8))')"
+          )
+        } else if let lab = r.lab {
+          lines.append("  lab        \(lab)")
+        }
         if let note = r.note { lines.append("  note       \(note)") }
         lines.append("  id         \(r.id)")
         return lines.joined(separator: "\n")
@@ -67,6 +73,7 @@ extension Vital.Labs {
 
     func run() async throws {
       let c = try LabsContext(global)
+      if let reference = c.store.donationReference(id) { throw LabError.partOfDonation(reference.donation) }
       let old = try c.store.find(id)
       // Without --value, the value as it was written; without --unit, in the unit it was written in.
       let written = old.recordedUnit.flatMap { unit in old.recorded.map { (HealthJSON.text($0), unit) } }
@@ -97,7 +104,7 @@ extension Vital.Labs {
 
     func run() async throws {
       let c = try LabsContext(global)
-      let r = try c.store.find(id)
+      let r = try c.find(id)
       let sex = try c.sex
       guard try Confirmation.ask("Delete \(c.line(r, sex: sex))?", yes: yes) else {
         throw Confirmation.Refused(description: "nothing deleted")

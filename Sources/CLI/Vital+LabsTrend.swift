@@ -30,35 +30,39 @@ extension Vital.Labs {
       let c = try LabsContext(global)
       let test = try c.store.catalogue.require(self.test)
       let from = c.app.calendar.date(byAdding: .year, value: -years, to: c.app.now)
-      let results = try c.store.list(test: test.id, from: from).reversed() as [LabResult]
+      let points = try c.trend(test, from: from ?? .distantPast)
       let sex = try c.sex
       let range = test.range(for: sex)
-      let json = JSON.object([
-        ("test", .string(test.id)), ("name", .string(test.name)), ("loinc", .string(test.loinc)),
-        ("unit", .string(test.unit)),
-        (
-          "range",
-          range.map {
-            .object([
-              ("low", $0.low.map(JSON.double) ?? .null), ("high", $0.high.map(JSON.double) ?? .null),
-              ("sex", .string($0.sex)), ("source", .string(test.rangeSource)),
-            ])
-          } ?? .null
-        ),
-        ("results", .array(results.map { c.json($0, sex: sex) })),
-      ])
-      try c.app.output.show(json) {
-        guard !results.isEmpty else {
+      // Built only for --json: 240 results' times in ISO 8601 are a third of a text trend's work.
+      let json = {
+        JSON.object([
+          ("test", .string(test.id)), ("name", .string(test.name)), ("loinc", .string(test.loinc)),
+          ("unit", .string(test.unit)),
+          (
+            "range",
+            range.map {
+              .object([
+                ("low", $0.low.map(JSON.double) ?? .null), ("high", $0.high.map(JSON.double) ?? .null),
+                ("sex", .string($0.sex)), ("source", .string(test.rangeSource)),
+              ])
+            } ?? .null
+          ),
+          ("results", .array(points.map { c.json($0, sex: sex) })),
+        ])
+      }
+      try c.app.output.show(json()) {
+        guard !points.isEmpty else {
           return "No \(test.name) results in the last \(HumanText.count(years, "year")); "
             + "add one with 'vital labs add \(test.id) VALUE\(test.units.isEmpty ? "" : " UNIT")'."
         }
-        return Self.chart(results, test: test, sex: sex, c)
+        return Self.chart(points, test: test, sex: sex, c)
       }
     }
 
-    /// One row per result on a scale shared by the values and the ranges.
-    static func chart(_ results: [LabResult], test: LabTest, sex: Sex?, _ c: LabsContext) -> String {
+    /// One row per point on a scale shared by the values and the ranges.
+    static func chart(_ points: [LabTrendPoint], test: LabTest, sex: Sex?, _ c: LabsContext) -> String {
       let width = 40
+      let results = points.map(\.result)
       let ranges = results.map { $0.range(test, sex: sex) }
       let ends =
         results.flatMap { [$0.value] + [$0.second].compactMap { $0 } }
@@ -68,32 +72,54 @@ extension Vital.Labs {
       let column = { (v: Double) in
         high > low ? Int(((v - low) / (high - low) * Double(width - 1)).rounded()) : width / 2
       }
-      let number = { (v: Double) in String(format: "%.\(test.decimals)f", v) }
+      let number = { (v: Double) in HumanText.fixed(v, decimals: test.decimals) }
       var lines = [
         "\(test.name) (\(test.displayUnit))"
           + (test.range(for: sex).map {
             ", reference \(LabsContext.range($0.low, $0.high, decimals: test.decimals)) (\(test.rangeSourceName))"
           } ?? "")
       ]
-      for (r, range) in zip(results, ranges) {
-        var bar = Array(repeating: Character(" "), count: width)
+      for (point, range) in zip(points, ranges) {
+        let r = point.result
+        var bar = Array(repeating: Mark.none, count: width)
         if let range {
           let from = range.low.map(column) ?? 0
           let to = range.high.map(column) ?? width - 1
-          for i in from...max(from, to) { bar[i] = "·" }
-          if range.low != nil { bar[from] = "[" }
-          if range.high != nil { bar[to] = "]" }
+          for i in from...max(from, to) { bar[i] = .range }
+          if range.low != nil { bar[from] = .low }
+          if range.high != nil { bar[to] = .high }
         }
-        for v in [r.value] + [r.second].compactMap({ $0 }) { bar[column(v)] = "●" }
+        for v in [r.value] + [r.second].compactMap({ $0 }) { bar[column(v)] = point.isImported ? .imported : .result }
         let flag = r.flag(test, sex: sex).flatMap { $0 == .normal ? nil : $0.rawValue } ?? " "
         let value = number(r.value) + (r.second.map { "/" + number($0) } ?? "")
+        let drawn = Vital.Labs.text(bar)
+        let source: String = c.source(point, ownRange: range?.ownRange == true)
         lines.append(
-          HumanText.padded(c.when(r.at), to: 17) + HumanText.padded(value, to: 10) + flag + "  |" + String(bar) + "|"
-            + (range?.ownRange == true ? "  lab's range" : ""))
+          HumanText.padded(c.when(r.at), to: 17) + HumanText.padded(value, to: 10) + flag + "  |" + drawn + "|  "
+            + source)
       }
       lines.append(String(repeating: " ", count: 30) + number(low) + " … " + number(high) + " " + test.displayUnit)
+      if points.contains(where: \.isImported) {
+        lines.append("● a result  ○ an imported day's mean")
+      }
       return lines.joined(separator: "\n")
     }
+  }
+
+  /// What a column of a trend's row shows.
+  enum Mark: Int {
+    case none, range, low, high, result, imported
+
+    static let utf8: [[UInt8]] = [" ", "·", "[", "]", "●", "○"].map { Array($0.utf8) }
+  }
+
+  /// A row of marks as text, through their UTF-8: `String([Character])` costs more than the
+  /// rest of a trend's row.
+  static func text(_ marks: [Mark]) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(marks.count * 3)
+    for mark in marks { bytes.append(contentsOf: Mark.utf8[mark.rawValue]) }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   struct Tests: AsyncParsableCommand {

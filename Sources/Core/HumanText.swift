@@ -29,6 +29,22 @@ public struct HumanText: Sendable {
   /// `07`: at least two digits, without `String(format:)`'s cost per call.
   public static func twoDigits(_ n: Int) -> String { (0..<10).contains(n) ? "0\(n)" : "\(n)" }
 
+  /// `value` with `decimals` places (0 to 6), half away from zero as a person rounds the number
+  /// written (5.55 to 5.6, where `String(format: "%.1f")` rounds the double 5.5499… to 5.5), at a
+  /// tenth of its cost; values from 10^12 on through `String(format:)`.
+  public static func fixed(_ value: Double, decimals: Int) -> String {
+    guard (0...6).contains(decimals), value.isFinite, abs(value) < 1e12 else {
+      return String(format: "%.\(decimals)f", value)
+    }
+    var scale = 1
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = Int((abs(value) * Double(scale)).rounded(.toNearestOrAwayFromZero))
+    let sign = value < 0 && scaled != 0 ? "-" : ""
+    guard decimals > 0 else { return sign + String(scaled) }
+    let fraction = String(scaled % scale)
+    return sign + String(scaled / scale) + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+  }
+
   /// `1 dose`, `2 doses`, `0 days`; `plural` for nouns that do not take an s.
   public static func count(_ n: Int, _ singular: String, plural: String? = nil) -> String {
     "\(n) \(n == 1 ? singular : plural ?? singular + "s")"

@@ -47,6 +47,16 @@ public enum FHIRBundle {
       let id = uuid("sleep", night.day.description)
       add(id, [("resourceType", .string("Observation")), ("id", .string(id))] + sleep(night, subject: subject))
     }
+    for r in records.labs {
+      // A result of a test a newer Vital knows is left out: without the catalogue's entry
+      // there is no code or unit to give it.
+      guard let test = LabCatalogue.shipped.test(r.test) else { continue }
+      let id = uuid("lab-result", r.id)
+      add(
+        id,
+        [("resourceType", .string("Observation")), ("id", .string(id))]
+          + labResult(r, test: test, sex: records.profile.sex, subject: subject))
+    }
     var medicationIDs: [String: String] = [:]
     for m in records.medications {
       let medication = uuid("medication", m.id)
@@ -79,7 +89,7 @@ public enum FHIRBundle {
   /// medications), else the first 16 bytes of SHA-256("vital:KIND:ID") marked as a version 8
   /// (custom) UUID of RFC 9562.
   public static func uuid(_ kind: String, _ id: String) -> String {
-    if kind == "donation" || kind == "period" || kind == "medication", let canonical = UUID(uuidString: id) {
+    if ["donation", "period", "medication", "lab-result"].contains(kind), let canonical = UUID(uuidString: id) {
       return canonical.uuidString.lowercased()
     }
     return Crypto.nameUUID("vital:\(kind):\(id)")

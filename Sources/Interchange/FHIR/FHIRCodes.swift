@@ -7,6 +7,10 @@ public enum FHIRCodes {
   public static let observationCategory = "http://terminology.hl7.org/CodeSystem/observation-category"
   /// HL7 table 0933, the kinds of donation procedure (V2's DON segment).
   public static let donationType = "http://terminology.hl7.org/CodeSystem/v2-0933"
+  /// H, L and N of a result against its range.
+  public static let interpretation = "http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation"
+  /// The text of a reference range that is the catalogue's default, not the laboratory's.
+  static let defaultRange = "default adult range"
   /// Vital's own codes, for what no public code system names as Vital means it.
   public static let vital = "urn:vital:fhir:code"
 

@@ -50,7 +50,7 @@ public struct FHIRImport: AccountScoped {
         try merges[dataset.name]!.put(id: record.id, record.values, rest: record.rest)
       }
       // In the order a device applies them.
-      for dataset in [Dataset.donation, .period, .medication, .dose] {
+      for dataset in [Dataset.donation, .period, .medication, .dose, .labResult] {
         guard var merge = merges[dataset.name] else { continue }
         try merge.finish()
         summary.parts.append(merge.part)

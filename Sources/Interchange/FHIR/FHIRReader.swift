@@ -32,7 +32,9 @@ struct FHIRReader {
   mutating func record(_ url: String?, _ r: Resource, _ entry: Int) throws -> (Dataset, Record)? {
     switch r["resourceType"] as? String {
     case "Procedure": return try donation(url, r, entry).map { (.donation, $0) }
-    case "Observation": return try period(url, r, entry).map { (.period, $0) }
+    case "Observation":
+      if let result = try labResult(url, r, entry) { return (.labResult, result) }
+      return try period(url, r, entry).map { (.period, $0) }
     case "MedicationStatement": return try medication(r, entry).map { (.medication, $0) }
     case "MedicationAdministration": return try dose(r, entry).map { (.dose, $0) }
     default: return nil

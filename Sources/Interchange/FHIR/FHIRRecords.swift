@@ -18,6 +18,8 @@ public struct FHIRRecords: Sendable {
   /// Each blood pressure reading (Apple Health's correlations), and each night's sleep.
   public var bloodPressures: [HealthStore.VitalReading] = []
   public var nights: [SleepNight] = []
+  /// Lab results and measurements by hand (a donation's are with the donation).
+  public var labs: [LabResult] = []
   /// Each day's measures start and end at the local midnights of this zone.
   public var calendar: Calendar
 
@@ -76,6 +78,7 @@ public struct FHIRRecords: Sendable {
     let health = HealthStore(scope)
     records.bloodPressures = try health.vitalReadings(.bloodPressure, from: from, to: now)
     records.nights = try health.sleepNights(from: since?.start(in: calendar), through: LocalDate(now, in: calendar))
+    records.labs = try LabStore(scope).added(from: from).reversed()
     return records
   }
 

@@ -5,6 +5,16 @@ import Foundation
 public struct LabCatalogue: Sendable {
   public let tests: [LabTest]
   private let byName: [String: Int]
+  /// Each test's units by `LabUnits.key`: canonical = value × factor + offset. Built once, so
+  /// that a CSV of 100,000 rows compares keys, not names.
+  private let conversions: [String: [String: Conversion]]
+
+  package struct Conversion {
+    package let factor: Double
+    package let offset: Double
+    /// The test's own unit (as UCUM writes it, or as people read it).
+    package let isCanonical: Bool
+  }
 
   /// The catalogue shipped with this Vital.
   public static let shipped: LabCatalogue = {
@@ -14,7 +24,7 @@ public struct LabCatalogue: Sendable {
   }()
 
   public init(json: Data) throws {
-    let tests = try JSONDecoder().decode([LabTest].self, from: json)
+    let tests = try LabTest.all(json: json)
     var byName: [String: Int] = [:]
     for (index, test) in tests.enumerated() {
       for name in [test.id] + test.aliases {
@@ -25,10 +35,32 @@ public struct LabCatalogue: Sendable {
     }
     self.tests = tests
     self.byName = byName
+    var conversions: [String: [String: Conversion]] = [:]
+    for test in tests {
+      var units: [String: Conversion] = [:]
+      for other in test.units {
+        for name in [other.unit, other.display] {
+          units[LabUnits.key(name)] = Conversion(factor: other.factor, offset: other.offset ?? 0, isCanonical: false)
+        }
+      }
+      for name in [test.unit, test.displayUnit] {
+        units[LabUnits.key(name)] = Conversion(factor: 1, offset: 0, isCanonical: true)
+      }
+      conversions[test.id] = units
+    }
+    self.conversions = conversions
+  }
+
+  /// How `unit` converts to `test`'s canonical unit; nil for a unit the test does not take.
+  package func conversion(_ unit: String, of test: LabTest) -> Conversion? {
+    conversions[test.id]?[LabUnits.key(unit)]
   }
 
   /// The test called `name` (its id or an alias, any case).
   public func test(_ name: String) -> LabTest? { byName[Self.key(name)].map { tests[$0] } }
+
+  /// The test with this LOINC code (a blood pressure's panel code).
+  public func test(loinc: String) -> LabTest? { tests.first { $0.loinc == loinc } }
 
   /// The test called `name`, or an error naming the nearest ones.
   public func require(_ name: String) throws -> LabTest {
@@ -49,9 +81,16 @@ public struct LabCatalogue: Sendable {
       .filter { $0.distance <= max(2, key.count / 3) && seen.insert($0.id).inserted }.prefix(3).map(\.id)
   }
 
+  /// Lower case, `_` and spaces as `-`. By hand: Foundation's string replacing costs more than
+  /// the rest of reading the catalogue.
   static func key(_ name: String) -> String {
-    name.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: "_", with: "-")
-      .replacingOccurrences(of: " ", with: "-")
+    var bytes = Array(name.lowercased().utf8)
+    while bytes.last == UInt8(ascii: " ") || bytes.last == UInt8(ascii: "\t") { bytes.removeLast() }
+    let start = bytes.firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? bytes.endIndex
+    for i in bytes.indices where bytes[i] == UInt8(ascii: "_") || bytes[i] == UInt8(ascii: " ") {
+      bytes[i] = UInt8(ascii: "-")
+    }
+    return String(decoding: bytes[start...], as: UTF8.self)
   }
 
   /// Levenshtein distance, on the bytes of two short names.

@@ -28,19 +28,19 @@ public struct LabEntry: Sendable {
   /// The result this entry says, with `id`; `force` keeps a value outside the plausible range.
   public func result(id: String, catalogue: LabCatalogue, force: Bool = false) throws -> LabResult {
     let test = try catalogue.require(test)
-    let unit = self.unit?.trimmingCharacters(in: .whitespaces).nilIfEmpty
+    let unit = self.unit?.withoutSpaces.nilIfEmpty
     if unit == nil, !test.units.isEmpty {
       throw LabError.unitNeeded(test: test.id, units: test.unitNames)
     }
-    let convert = { (value: Double) throws -> Double in
-      guard let unit else { return value }
-      guard let converted = test.canonical(value, unit: unit) else {
-        throw LabError.unknownUnit(String(unit.prefix(20)), test: test.id, units: test.unitNames)
+    let conversion = try unit.map {
+      guard let conversion = catalogue.conversion($0, of: test) else {
+        throw LabError.unknownUnit(String($0.prefix(20)), test: test.id, units: test.unitNames)
       }
-      return converted
+      return conversion
     }
+    let convert = { (value: Double) in conversion.map { value * $0.factor + $0.offset } ?? value }
     let numbers = try Self.numbers(value, pair: test.isPair, test: test.id)
-    let values = try numbers.map(convert)
+    let values = numbers.map(convert)
     for (written, value) in zip(numbers, values) {
       // Below zero is no measurement at all, forced or not.
       guard value >= 0 || test.plausible[0] < 0 else {
@@ -54,15 +54,15 @@ public struct LabEntry: Sendable {
     }
     var result = LabResult(
       id: id, test: test.id, value: values[0], second: values.count > 1 ? values[1] : nil, at: at,
-      lab: lab?.trimmingCharacters(in: .whitespaces).nilIfEmpty,
-      note: note?.trimmingCharacters(in: .whitespaces).nilIfEmpty)
-    if !test.isPair, let unit, !LabUnits.same(unit, test.unit), !LabUnits.same(unit, test.displayUnit) {
+      lab: lab?.withoutSpaces.nilIfEmpty,
+      note: note?.withoutSpaces.nilIfEmpty)
+    if !test.isPair, let unit, conversion?.isCanonical == false {
       (result.recorded, result.recordedUnit) = (numbers[0], unit)
     }
-    if let range = range?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
+    if let range = range?.withoutSpaces.nilIfEmpty {
       let (low, high) = try Self.range(range)
-      result.rangeLow = try low.map(convert)
-      result.rangeHigh = try high.map(convert)
+      result.rangeLow = low.map(convert)
+      result.rangeHigh = high.map(convert)
     }
     return result
   }
@@ -70,13 +70,14 @@ public struct LabEntry: Sendable {
   /// `12.5`, `12,5`, or `128/82` for a pair; finite numbers only.
   static func numbers(_ text: String, pair: Bool, test: String) throws -> [Double] {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false).map {
-      $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+      String($0).withoutSpaces.withDecimalPoint
     }
     guard parts.count == (pair ? 2 : 1) else {
       throw pair ? LabError.pairNeeded(test: test) : LabError.badValue(String(text.prefix(20)), test: test)
     }
     return try parts.map { part in
-      guard let number = Double(part), number.isFinite, !part.lowercased().contains("n") else {
+      // `nan` and `inf` are no values (Double reads them); no figure holds an n.
+      guard let number = Double(part), number.isFinite, !part.utf8.contains(where: { $0 | 0x20 == 0x6E }) else {
         throw LabError.badValue(String(text.prefix(20)), test: test)
       }
       return number
@@ -86,7 +87,7 @@ public struct LabEntry: Sendable {
   /// `3.5-5.1`, `<5`, `>40`: a range's two ends, either open.
   static func range(_ text: String) throws -> (Double?, Double?) {
     let number = { (part: Substring) -> Double? in
-      Double(part.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")).flatMap {
+      Double(String(part).withoutSpaces.withDecimalPoint).flatMap {
         $0.isFinite ? $0 : nil
       }
     }

@@ -9,6 +9,8 @@ public enum LabError: Error, Equatable, CustomStringConvertible {
   case implausible(test: String, value: String, low: String, high: String)
   case badRange(String)
   case notFound(String)
+  case partOfDonation(String)
+  case badTime(String)
 
   public var description: String {
     switch self {
@@ -27,6 +29,11 @@ public enum LabError: Error, Equatable, CustomStringConvertible {
       "\(value) is outside anything \(test) can be (\(low) to \(high)); check it, or add --force to keep it"
     case .badRange(let text): "--range '\(text)' is not a range: give LOW-HIGH (3.5-5.1), <HIGH or >LOW"
     case .notFound(let id): "no lab result '\(id)'; see 'vital labs list'"
+    case .badTime(let text):
+      "'\(text)' is not a time: give a date (2026-11-20) or a date and time (2026-11-20 08:10, or with its UTC offset)"
+    case .partOfDonation(let id):
+      "this result was measured at donation \(id.prefix(8)) and is kept with it: change it there, "
+        + "as in 'vital donor edit \(id.prefix(8)) --hb 13.9' ('' removes a figure)"
     }
   }
 }

@@ -23,21 +23,31 @@ public struct LabStore: AccountScoped {
     return result
   }
 
-  /// Results of one test or all, from `from` and before `before`, newest first.
-  public func list(test: String? = nil, from: Date? = nil, before: Date? = nil) throws -> [LabResult] {
+  /// Results of one test or all, from `from` and before `before`, newest first: those added,
+  /// and those measured at `donations` (`DonationStore.measured` over the same window).
+  public func list(
+    test: String? = nil, from: Date? = nil, before: Date? = nil, donations: [Donation] = []
+  ) throws -> [LabResult] {
+    let test = try test.map { try catalogue.require($0).id }
+    let measured = donations.flatMap { Self.results(of: $0) }.filter { test == nil || $0.test == test }
+    return (try added(test: test, from: from, before: before) + measured).sorted { ($0.at, $1.id) > ($1.at, $0.id) }
+  }
+
+  /// The results kept as lab results (not a donation's), newest first.
+  public func added(test: String? = nil, from: Date? = nil, before: Date? = nil) throws -> [LabResult] {
     var sql = "SELECT \(Self.columns) FROM lab_result WHERE account_id = ? AND at >= ? AND at < ?"
     var arguments: [(any DatabaseValueConvertible)?] = [
       account.id, from.map(ISO8601.string(from:)) ?? "", before.map(ISO8601.string(from:)) ?? "~",
     ]
     if let test {
       sql += " AND test = ?"
-      arguments.append(try catalogue.require(test).id)
+      arguments.append(test)
     }
     return try db.query(sql + " ORDER BY at DESC, id", arguments: arguments) { try? LabResult.shape.read($0) }
       .compactMap { $0 }
   }
 
-  /// A result by id or unambiguous prefix.
+  /// A result added, by id or unambiguous prefix (a donation's is `DonationStore.find`'s).
   public func find(_ idOrPrefix: String) throws -> LabResult {
     let id = try Self.lookup.id(idOrPrefix, account: account.id, in: db)
     guard
@@ -52,6 +62,7 @@ public struct LabStore: AccountScoped {
   /// laboratory, range or note the entry leaves out stays as it was, and so does the donation.
   @discardableResult
   public func edit(_ idOrPrefix: String, to entry: LabEntry, force: Bool = false) throws -> LabResult {
+    if let reference = donationReference(idOrPrefix) { throw LabError.partOfDonation(reference.donation) }
     let old = try find(idOrPrefix)
     var new = try entry.result(id: old.id, catalogue: catalogue, force: force)
     if entry.lab == nil { new.lab = old.lab }
@@ -65,6 +76,7 @@ public struct LabStore: AccountScoped {
 
   @discardableResult
   public func delete(_ idOrPrefix: String) throws -> LabResult {
+    if let reference = donationReference(idOrPrefix) { throw LabError.partOfDonation(reference.donation) }
     let result = try find(idOrPrefix)
     try replica.delete(.labResult, id: result.id)
     return result

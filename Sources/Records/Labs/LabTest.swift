@@ -1,10 +1,11 @@
+import Core
 import Foundation
 
 /// One test of the catalogue (`lab-tests.json`, docs/labs.md): what it is called, its LOINC
 /// code, the unit its results are kept in and the others people meet, and its default adult
 /// reference ranges. Data, read once: a test is added by editing the file, not the code.
-public struct LabTest: Sendable, Equatable, Decodable {
-  public enum Kind: String, Sendable, Decodable {
+public struct LabTest: Sendable, Equatable {
+  public enum Kind: String, Sendable {
     /// A laboratory's result, from a doctor's letter.
     case lab
     /// Taken at home: weight, blood pressure, pulse, temperature, glucose, SpO2.
@@ -12,7 +13,7 @@ public struct LabTest: Sendable, Equatable, Decodable {
   }
 
   /// Another unit than the canonical one: canonical = value × factor + offset.
-  public struct Unit: Sendable, Equatable, Decodable {
+  public struct Unit: Sendable, Equatable {
     public let unit: String
     public let display: String
     public let factor: Double
@@ -22,7 +23,7 @@ public struct LabTest: Sendable, Equatable, Decodable {
   }
 
   /// A default adult reference range in the canonical unit; one side may be open (LDL: below 3).
-  public struct Range: Sendable, Equatable, Decodable {
+  public struct Range: Sendable, Equatable {
     /// `any`, `female` or `male`.
     public let sex: String
     public let low: Double?
@@ -48,14 +49,6 @@ public struct LabTest: Sendable, Equatable, Decodable {
   public let plausible: [Double]
   public let kind: Kind
   public let decimals: Int
-
-  enum CodingKeys: String, CodingKey {
-    case id, name, loinc, aliases, unit, units, ranges, plausible, kind, decimals
-    case loincSystolic = "loinc_systolic"
-    case loincDiastolic = "loinc_diastolic"
-    case displayUnit = "display_unit"
-    case rangeSource = "range_source"
-  }
 
   /// The range's source by name only (`WHO 2020 guideline on use of ferritin concentrations`),
   /// for a line of text; `rangeSource` has the details and the address.
@@ -93,6 +86,18 @@ public struct LabTest: Sendable, Equatable, Decodable {
       return nil
     }
     return value * other.factor + (other.offset ?? 0)
+  }
+
+  /// `15–150`, an open end as `< 3.0` and `> 1.0` (`below 3.0`, `above 1.0` in words), with
+  /// `decimals` places; empty without either end.
+  public static func rangeText(_ low: Double?, _ high: Double?, decimals: Int, inWords: Bool = false) -> String {
+    let number = { (v: Double) in HumanText.fixed(v, decimals: decimals) }
+    switch (low, high) {
+    case (let low?, let high?): return number(low) + "–" + number(high)
+    case (nil, let high?): return (inWords ? "below " : "< ") + number(high)
+    case (let low?, nil): return (inWords ? "above " : "> ") + number(low)
+    case (nil, nil): return ""
+    }
   }
 
   /// Every unit name the test takes, canonical first, as people read them.

@@ -36,3 +36,17 @@ extension ReportData {
     }
   }
 }
+
+extension ReportData {
+  /// The results of the five years up to `to`, added or measured at a donation, by test.
+  mutating func loadLabs(_ labs: LabStore, _ donations: DonationStore) throws {
+    let since = to.adding(months: -60, in: calendar).start(in: calendar)
+    let before = to.adding(days: 1).start(in: calendar)
+    let results = try labs.list(
+      from: since, before: before, donations: donations.measured(from: since, before: before))
+    let byTest = Dictionary(grouping: results, by: \.test)
+    self.labs = labs.catalogue.tests.compactMap { test in
+      byTest[test.id].map { LabRow(test: test, results: $0.reversed()) }
+    }
+  }
+}

@@ -38,6 +38,15 @@ public struct ReportData: Sendable {
   public var bloodPressure: [(day: LocalDate, systolic: Double, diastolic: Double)] = []
   /// Every kind of vital measured in the window: its readings' range and the latest one.
   public var measurements: [Measurement] = []
+  /// Each test with a result in the five years up to `to`, in the catalogue's order.
+  public var labs: [LabRow] = []
+
+  /// A test's latest result and those before it, oldest first, read against the profile's sex.
+  public struct LabRow: Sendable {
+    public var test: LabTest
+    public var results: [LabResult]
+    public var latest: LabResult { results.last! }
+  }
 
   public struct Measurement: Equatable, Sendable {
     public var kind: VitalKind
@@ -141,6 +150,7 @@ public struct ReportData: Sendable {
     data.stepsGoal = try GoalStore(scope).list()
       .filter { $0.kind == .steps }.map(\.target).min()
     try data.loadBody(HealthStore(scope), start: start, end: end)
+    try data.loadLabs(LabStore(scope), donations)
 
     let areas = AreaStore(db: db, account: account, now: now)
     let scale = try areas.scale()

@@ -13,7 +13,8 @@ public enum ReportPage {
     let who = [p.name, p.surname].compactMap { $0 }.joined(separator: " ")
     let human = HumanText(now: generated, calendar: data.calendar)
     let sections = [
-      profile(data), donations(data), cycle(data), medications(data), steps(data), body(data), places(data),
+      profile(data), donations(data), cycle(data), medications(data), steps(data), body(data), labs(data),
+      places(data),
     ]
     let named = who.isEmpty ? "" : escaped(who) + " · "
     let window = "\(HumanText.date(data.from)) to \(HumanText.date(data.to))"

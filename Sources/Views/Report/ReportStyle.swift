@@ -15,7 +15,7 @@ enum ReportStyle {
     table { border-collapse: collapse; width: 100%; margin: 4pt 0; font-size: 10pt; }
     th, td { text-align: left; padding: 2pt 6pt; border-bottom: 1px solid #e3e3e3; vertical-align: top; }
     thead th { border-bottom: 1px solid #999; }
-    p.empty { color: #666; font-style: italic; }
+    p.empty { color: #666; font-style: italic; margin: 3pt 0; }
     p.warning { color: #8a4b00; }
     h3 { font-size: 10.5pt; margin: 10pt 0 0; }
     figure.chart { margin: 6pt 0; }
@@ -23,6 +23,15 @@ enum ReportStyle {
     ul.legend { list-style: none; padding: 0; margin: 2pt 0; font-size: 9pt; color: #333; display: flex; flex-wrap: wrap; gap: 2pt 14pt; }
     ul.legend li { display: flex; align-items: center; gap: 4pt; }
     \(ChartStyle.light)
+    svg.lab-trend { display: block; }
+    svg .lab-band { fill: #dcebdc; }
+    svg .lab-line { fill: none; stroke: #777; stroke-width: 1; }
+    svg .lab-point { fill: #2f5d8f; }
+    svg .lab-point.out { fill: #c62828; }
+    strong.flag { color: #c62828; }
+    span.nowrap { white-space: nowrap; }
+    td small { color: #555; }
+    p.note { font-size: 9pt; color: #555; }
     .phase { padding: 0 5pt; border-radius: 3pt; color: #fff; }
     .phase.green { background: #2f7d32; } .phase.yellow { background: #c9a400; color: #000; }
     .phase.red { background: #c62828; } .phase.dark-red { background: #6d0f0f; }
@@ -35,7 +44,11 @@ enum ReportStyle {
     }
     @media screen and (prefers-color-scheme: dark) {
       body { background: #16181b; color: #e4e4e4; }
-      header p, figcaption, p.empty, ul.legend { color: #a9adb3; }
+      header p, figcaption, p.empty, p.note, ul.legend, td small { color: #a9adb3; }
+      svg .lab-band { fill: #24382a; }
+      svg .lab-line { stroke: #8b9096; }
+      svg .lab-point { fill: #8fb6e8; }
+      svg .lab-point.out, strong.flag { fill: #ff7b72; color: #ff7b72; }
       p.warning { color: #f0b35a; }
       h2 { border-bottom-color: #444; }
       th, td { border-bottom-color: #2c2f33; }

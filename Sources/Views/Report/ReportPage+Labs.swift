@@ -1,0 +1,51 @@
+import Core
+import Foundation
+import Records
+
+extension ReportPage {
+  /// Each test's latest result with the range it is read against, and a small chart of its
+  /// results over five years: the band is the range, a red dot a result outside it.
+  static func labs(_ data: ReportData) -> String {
+    guard !data.labs.isEmpty else {
+      return section(
+        "labs", "Lab results",
+        empty("No lab results in the five years up to \(HumanText.date(data.to)) ('vital labs add' keeps them)."))
+    }
+    let sex = data.profile.sex
+    let rows = data.labs.map { row -> [String] in
+      let r = row.latest
+      let test = row.test
+      let number = { (v: Double) in HumanText.fixed(v, decimals: test.decimals) }
+      let value = number(r.value) + (r.second.map { "/" + number($0) } ?? "") + " " + test.displayUnit
+      let flag = r.flag(test, sex: sex).flatMap { $0 == .normal ? nil : $0 }
+      let latest =
+        escaped(value)
+        + (flag.map {
+          " <strong class=\"flag\" title=\"\($0 == .high ? "above" : "below") the range\">\($0.rawValue)</strong>"
+        }
+          ?? "")
+      let range = r.range(test, sex: sex).map {
+        rangeText($0.low, $0.high, decimals: test.decimals)
+          + (r.secondRange(test, sex: sex).map { " / " + rangeText($0.low, $0.high, decimals: test.decimals) } ?? "")
+          + ($0.ownRange ? " (laboratory)" : "")
+      }
+      let source = r.donationID != nil ? "donation" + (r.lab.map { ", \($0)" } ?? "") : r.lab ?? ""
+      return [
+        escaped(test.name) + (source.isEmpty ? "" : "<br><small>\(escaped(source))</small>"),
+        "<span class=\"nowrap\">\(latest)</span>",
+        "<span class=\"nowrap\">\(escaped(HumanText.date(LocalDate(r.at, in: data.calendar))))</span>",
+        escaped(range ?? "–"), ReportCharts.labTrend(row, sex: sex, calendar: data.calendar),
+      ]
+    }
+    let body =
+      table(["Test", "Latest", "Date", "Reference range", "Five years"], rows, raw: [0, 1, 2, 3, 4])
+      + "\n<p class=\"note\">Ranges are the laboratory's where a result gives one, else a default adult range for "
+      + "\(sex.map { "a \($0 == .female ? "woman" : "man")" } ?? "either sex (the profile does not say)")"
+      + " (docs/labs.md names each source). H: above the range, L: below.</p>"
+    return section("labs", "Lab results", body)
+  }
+
+  static func rangeText(_ low: Double?, _ high: Double?, decimals: Int) -> String {
+    low == nil && high == nil ? "–" : LabTest.rangeText(low, high, decimals: decimals, inWords: true)
+  }
+}
