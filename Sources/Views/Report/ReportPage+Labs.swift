@@ -24,21 +24,24 @@ extension ReportPage {
           " <strong class=\"flag\" title=\"\($0 == .high ? "above" : "below") the range\">\($0.rawValue)</strong>"
         }
           ?? "")
+      // Each range whole on its line: a phone folds between a pair's two, not inside one.
+      let piece = { (low: Double?, high: Double?) in
+        "<span class=\"nowrap\">\(escaped(rangeText(low, high, decimals: test.decimals)))</span>"
+      }
       let range = r.range(test, sex: sex).map {
-        rangeText($0.low, $0.high, decimals: test.decimals)
-          + (r.secondRange(test, sex: sex).map { " / " + rangeText($0.low, $0.high, decimals: test.decimals) } ?? "")
+        piece($0.low, $0.high) + (r.secondRange(test, sex: sex).map { " / " + piece($0.low, $0.high) } ?? "")
           + ($0.ownRange ? " (laboratory)" : "")
       }
       let source = r.donationID != nil ? "donation" + (r.lab.map { ", \($0)" } ?? "") : r.lab ?? ""
+      let date = HumanText.date(LocalDate(r.at, in: data.calendar))
       return [
         escaped(test.name) + (source.isEmpty ? "" : "<br><small>\(escaped(source))</small>"),
-        "<span class=\"nowrap\">\(latest)</span>",
-        "<span class=\"nowrap\">\(escaped(HumanText.date(LocalDate(r.at, in: data.calendar))))</span>",
-        escaped(range ?? "–"), ReportCharts.labTrend(row, sex: sex, calendar: data.calendar),
+        "<span class=\"nowrap\">\(latest)</span><br><small class=\"nowrap\">\(escaped(date))</small>",
+        range ?? "–", ReportCharts.labTrend(row, sex: sex, calendar: data.calendar),
       ]
     }
     let body =
-      table(["Test", "Latest", "Date", "Reference range", "Five years"], rows, raw: [0, 1, 2, 3, 4])
+      table(["Test", "Latest", "Reference range", "Five years"], rows, raw: [0, 1, 2, 3], narrow: true)
       + "\n<p class=\"note\">Ranges are the laboratory's where a result gives one, else a default adult range for "
       + "\(sex.map { "a \($0 == .female ? "woman" : "man")" } ?? "either sex (the profile does not say)")"
       + " (docs/labs.md names each source). H: above the range, L: below.</p>"

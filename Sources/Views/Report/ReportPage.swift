@@ -243,8 +243,12 @@ public enum ReportPage {
   static func empty(_ text: String) -> String { "<p class=\"empty\">\(escaped(text))</p>" }
 
   /// A table; cells are text, escaped, except the columns in `raw` (already HTML).
-  static func table(_ columns: [String], _ rows: [[String]], header: Bool = true, raw: Set<Int> = []) -> String {
-    var out = "<div class=\"table\"><table\(columns.count > 3 ? " class=\"wide\"" : "")>"
+  /// A table of more than 3 columns keeps a width a phone scrolls sideways, unless `narrow`
+  /// says its cells fold.
+  static func table(
+    _ columns: [String], _ rows: [[String]], header: Bool = true, raw: Set<Int> = [], narrow: Bool = false
+  ) -> String {
+    var out = "<div class=\"table\"><table\(columns.count > 3 && !narrow ? " class=\"wide\"" : "")>"
     if header { out += "<thead><tr>" + columns.map { "<th>\(escaped($0))</th>" }.joined() + "</tr></thead>" }
     out += "<tbody>"
     for row in rows {

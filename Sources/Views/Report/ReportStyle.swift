@@ -29,7 +29,7 @@ enum ReportStyle {
     svg .lab-point { fill: #2f5d8f; }
     svg .lab-point.out { fill: #c62828; }
     strong.flag { color: #c62828; }
-    span.nowrap { white-space: nowrap; }
+    .nowrap { white-space: nowrap; }
     td small { color: #555; }
     p.note { font-size: 9pt; color: #555; }
     .phase { padding: 0 5pt; border-radius: 3pt; color: #fff; }
@@ -41,6 +41,7 @@ enum ReportStyle {
       div.plot, div.table { overflow-x: auto; }
       div.plot svg { min-width: 640px; }
       div.table table.wide { min-width: 540px; }
+      svg.lab-trend { width: 96px; height: 22px; }
     }
     @media screen and (prefers-color-scheme: dark) {
       body { background: #16181b; color: #e4e4e4; }
