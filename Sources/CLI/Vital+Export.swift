@@ -134,7 +134,7 @@ extension Vital {
         let spooled = file == "-" ? try Self.spool(head!, handle) : nil
         defer { if let spooled { unlink(spooled) } }
         let path = spooled ?? file
-        summary = try FHIRImport(db: app.db, account: account, now: app.now).run {
+        summary = try FHIRImport(db: app.db, account: account, now: app.now, calendar: app.calendar).run {
           let pass = try InputFile.open(path)
           return { count in [UInt8](try pass.read(upToCount: count) ?? Data()) }
         }

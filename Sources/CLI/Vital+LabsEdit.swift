@@ -73,7 +73,9 @@ extension Vital.Labs {
 
     func run() async throws {
       let c = try LabsContext(global)
-      if let reference = c.store.donationReference(id) { throw LabError.partOfDonation(reference.donation) }
+      if let reference = c.store.donationReference(id) {
+        throw LabError.partOfDonation(reference.donation, option: reference.option, value: value ?? "VALUE")
+      }
       let old = try c.store.find(id)
       // Without --value, the value as it was written; without --unit, in the unit it was written in.
       let written = old.recordedUnit.flatMap { unit in old.recorded.map { (HealthJSON.text($0), unit) } }
@@ -104,6 +106,9 @@ extension Vital.Labs {
 
     func run() async throws {
       let c = try LabsContext(global)
+      if let reference = c.store.donationReference(id) {
+        throw LabError.partOfDonation(reference.donation, option: reference.option, value: "''")
+      }
       let r = try c.find(id)
       let sex = try c.sex
       guard try Confirmation.ask("Delete \(c.line(r, sex: sex))?", yes: yes) else {

@@ -24,7 +24,8 @@ extension Vital.Labs {
 
     func run() async throws {
       let c = try LabsContext(global)
-      let summary = try c.store.importCSV(try InputFile.read(file, limit: 256 << 20), force: force)
+      let data = try InputFile.read(file, limit: 256 << 20)
+      let summary = try c.store.importCSV(data, force: force, donations: try DonationStore(c.store.scope).measured())
       let json = JSON.object([
         ("rows", .int(Int64(summary.rows))), ("inserted", .int(Int64(summary.inserted))),
         ("unchanged", .int(Int64(summary.unchanged))),

@@ -64,30 +64,37 @@ extension Vital.Labs {
       let width = 40
       let results = points.map(\.result)
       let ranges = results.map { $0.range(test, sex: sex) }
+      let seconds = results.map { $0.secondRange(test, sex: sex) }
       let ends =
         results.flatMap { [$0.value] + [$0.second].compactMap { $0 } }
         + ranges.flatMap { [$0?.low, $0?.high].compactMap { $0 } }
+        + seconds.flatMap { [$0?.low, $0?.high].compactMap { $0 } }
       let low = ends.min() ?? 0
       let high = ends.max() ?? 1
+      // Every end is on the scale; the bounds are a guard all the same.
       let column = { (v: Double) in
-        high > low ? Int(((v - low) / (high - low) * Double(width - 1)).rounded()) : width / 2
+        high > low ? min(max(Int(((v - low) / (high - low) * Double(width - 1)).rounded()), 0), width - 1) : width / 2
       }
       let number = { (v: Double) in HumanText.fixed(v, decimals: test.decimals) }
+      // A pair's reference is its two numbers' (systolic/diastolic).
+      let references = (test.isPair ? ["systolic", "diastolic"] : [nil]).compactMap {
+        test.range(for: sex, component: $0).map { LabsContext.range($0.low, $0.high, decimals: test.decimals) }
+      }
       var lines = [
         "\(test.name) (\(test.displayUnit))"
-          + (test.range(for: sex).map {
-            ", reference \(LabsContext.range($0.low, $0.high, decimals: test.decimals)) (\(test.rangeSourceName))"
-          } ?? "")
+          + (references.isEmpty
+            ? "" : ", reference \(references.joined(separator: "/")) (\(test.rangeSourceName))")
       ]
       for (point, range) in zip(points, ranges) {
         let r = point.result
         var bar = Array(repeating: Mark.none, count: width)
-        if let range {
-          let from = range.low.map(column) ?? 0
-          let to = range.high.map(column) ?? width - 1
+        let second = r.secondRange(test, sex: sex).map { ($0.low, $0.high) }
+        for case (let low, let high)? in [range.map { ($0.low, $0.high) }, second] where low != nil || high != nil {
+          let from = low.map(column) ?? 0
+          let to = high.map(column) ?? width - 1
           for i in from...max(from, to) { bar[i] = .range }
-          if range.low != nil { bar[from] = .low }
-          if range.high != nil { bar[to] = .high }
+          if low != nil { bar[from] = .low }
+          if high != nil { bar[to] = .high }
         }
         for v in [r.value] + [r.second].compactMap({ $0 }) { bar[column(v)] = point.isImported ? .imported : .result }
         let flag = r.flag(test, sex: sex).flatMap { $0 == .normal ? nil : $0.rawValue } ?? " "

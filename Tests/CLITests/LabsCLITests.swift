@@ -70,6 +70,12 @@ import Testing
     #expect(text.split(separator: "\n").filter { $0.contains(" L  |") }.count == 1, "\(text)")
     #expect(
       try ok(["labs", "trend", "hb", "--years", "1", "--json"]).object.map { ($0["results"] as? [Any])?.count } == 2)
+    // A blood pressure's two numbers each against their range, both on one scale.
+    try _ = ok(["labs", "add", "bp", "145/85", "--at", "2026-11-01"])
+    try _ = ok(["labs", "add", "bp", "118/58", "--at", "2026-11-02"])
+    let pressure = try ok(["labs", "trend", "bp"]).stdout
+    #expect(pressure.contains("reference 90–120/60–80"), "\(pressure)")
+    #expect(pressure.split(separator: "\n").filter { $0.filter { $0 == "[" }.count == 2 }.count == 2, "\(pressure)")
     let tests = try #require(try ok(["labs", "tests", "--json"]).json as? [[String: Any]])
     #expect(tests.count >= 46 && tests.contains { $0["id"] as? String == "ferritin" })
   }
@@ -83,6 +89,9 @@ import Testing
     (["labs", "add", "ferritin", "1e400", "ng/mL"], "is not a value"),
     (["labs", "add", "ferritin", "35000", "ng/mL"], "--force"),
     (["labs", "add", "bp", "128"], "two numbers"),
+    (["labs", "add", "bp", "82/128"], "the higher number first"),
+    (["labs", "add", "platelets", "1,234", "10*9/L"], "could be read two ways"),
+    (["labs", "add", "ferritin", "35", "ng/mL", "--at", "2027-05-01"], "2027-05-01 is still to come"),
     (["labs", "add", "ferritin", "35", "ng/mL", "--range", "150-15"], "is not a range"),
     (["labs", "add", "ferritin", "35", "ng/mL", "--at", "0026-11-20"], "year"),
     (["labs", "show", "nothing"], "no lab result"),

@@ -47,8 +47,21 @@ import Testing
     let id = try #require(fromDonation["id"] as? String)
     let short = "hb." + String(try #require(fromDonation["donation_id"] as? String).prefix(6))
     #expect(try ok(["labs", "show", short, "--json"]).object?["id"] as? String == id)
-    expectCleanError(try vital.run(["labs", "delete", short, "--yes"]), mentioning: "vital donor edit")
-    expectCleanError(try vital.run(["labs", "edit", short, "--value", "12"]), mentioning: "vital donor edit")
+    let donation = String(try #require(fromDonation["donation_id"] as? String).prefix(6))
+    expectCleanError(try vital.run(["labs", "delete", short]), mentioning: "vital donor edit \(donation) --hb ''")
+    expectCleanError(
+      try vital.run(["labs", "edit", "pulse." + donation, "--value", "72"]),
+      mentioning: "donor edit \(donation) --pulse 72")
+    // A spreadsheet row of the same figure is the donation's, already here.
+    let again = try #require(
+      try ok(["labs", "import", "-", "--json"], stdin: "test,value,unit,at\nhb,13.1,g/dL,2026-03-01 10:00\n").object)
+    #expect(again["unchanged"] as? Int == 1 && again["inserted"] as? Int == 0, "\(again)")
+    // Ferritin's units are one number: none is needed.
+    #expect(try ok(["labs", "add", "ferritin", "30", "--at", "2026-10-01"]).status == 0)
+    try _ = ok([
+      "labs", "delete",
+      String(try #require(try listed().first { $0["value"] as? Double == 30 }?["id"] as? String).prefix(8)), "--yes",
+    ])
     let after = vital.root + "/after.csv"
     try _ = ok(["donor", "export", "--out", after])
     #expect(try Data(contentsOf: URL(fileURLWithPath: csv)) == Data(contentsOf: URL(fileURLWithPath: after)))
@@ -120,6 +133,8 @@ import Testing
     ("test,value,unit,at\nferritin,35000,ng/mL,2026-11-20\n", "--force"),
     ("test,value,unit,at\nferritin,35,ng/mL,2026-11-20\nferritin,35,ng/mL,20.11.2026\n", "line 3: '20.11.2026'"),
     ("test,value,unit,at\nferritin,35,ng/mL\n", "line 2: 3 columns"),
+    ("test,value,unit,at\nferritin,35,ng/mL,2027-01-01\n", "line 2: 2027-01-01 is still to come"),
+    ("test,value,unit,at,range\nferritin,35,ng/mL,2026-11-20,150-15\n", "line 2: range '150-15'"),
     ("test,value,at,unit\nferritin,35,2026-11-20,ng/mL\n", "line 1: the first four columns"),
     ("test,value,unit,at,doctor\n", "column 'doctor'"),
     ("test,value,unit,at\nferritin,\"35,ng/mL,2026-11-20\n", "never closed"),
@@ -131,7 +146,7 @@ import Testing
     let expected =
       csv.hasPrefix("test,value,unit,at\n")
       ? message.replacingOccurrences(of: "line 2", with: "line 3")
-        .replacingOccurrences(of: "line 3: '20", with: "line 4: '20") : message
+        .replacingOccurrences(of: "line 3: '20.11", with: "line 4: '20.11") : message
     expectCleanError(try vital.run(["labs", "import", "-"], stdin: text), mentioning: expected)
     #expect(try listed().isEmpty, "nothing written, not even the good row before it")
   }
@@ -154,6 +169,10 @@ import Testing
       (($0["identifier"] as? [[String: Any]])?.first?["system"] as? String) == "urn:vital:lab-result"
     }
     #expect(labs.count == 4, "the donation's Hb goes with the donation, not twice")
+    // A result of a day (from a letter) is that date, not an instant a reader in UTC would
+    // put on the day before; one with a time is the instant.
+    let dates = Set(labs.compactMap { $0["effectiveDateTime"] as? String })
+    #expect(dates.contains("2026-11-20") && dates.contains("2026-11-20T07:10:00.000Z"), "\(dates)")
     let catalogue = try #require(try ok(["labs", "tests", "--json"]).json as? [[String: Any]])
     for observation in labs {
       let code = try #require(FHIRExportTests.loinc(observation))

@@ -8,7 +8,13 @@ extension FHIRBundle {
   /// unit, the range it is read against and where it stands (H, L or N), and the laboratory as
   /// the performer. A laboratory's own range is written as `laboratory`; the catalogue's default
   /// says so in its text, so that reading the bundle back does not take it for the lab's.
-  static func labResult(_ r: LabResult, test: LabTest, sex: Sex?, subject: JSON) -> [(String, JSON)] {
+  static func labResult(
+    _ r: LabResult, test: LabTest, sex: Sex?, subject: JSON, calendar: Calendar
+  ) -> [(String, JSON)] {
+    // A result from a letter is of a day (kept at its local midnight): written as that date,
+    // not as the instant, which a reader in UTC would put on the day before.
+    let day = LocalDate(r.at, in: calendar)
+    let effective: JSON = day.start(in: calendar) == r.at ? .string(day.description) : instant(r.at)
     var fields: [(String, JSON)] = [
       ("identifier", identifier("lab-result", r.id)), ("status", .string("final")),
       (
@@ -16,7 +22,7 @@ extension FHIRBundle {
         test.kind == .lab ? category("laboratory", "Laboratory") : category("vital-signs", "Vital Signs")
       ),
       ("code", concept([coding(FHIRCodes.loinc, test.loinc, test.name)], text: test.name)),
-      ("subject", subject), ("effectiveDateTime", instant(r.at)),
+      ("subject", subject), ("effectiveDateTime", effective),
     ]
     let range = r.range(test, sex: sex)
     let rangeText = range?.ownRange == true ? "laboratory" : "\(FHIRCodes.defaultRange): \(test.rangeSourceName)"

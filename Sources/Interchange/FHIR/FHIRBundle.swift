@@ -55,7 +55,7 @@ public enum FHIRBundle {
       add(
         id,
         [("resourceType", .string("Observation")), ("id", .string(id))]
-          + labResult(r, test: test, sex: records.profile.sex, subject: subject))
+          + labResult(r, test: test, sex: records.profile.sex, subject: subject, calendar: records.calendar))
     }
     var medicationIDs: [String: String] = [:]
     for m in records.medications {

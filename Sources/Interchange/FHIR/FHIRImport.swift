@@ -40,7 +40,7 @@ public struct FHIRImport: AccountScoped {
         try merge.put(id: ProfileStore(db: db, account: account, now: now).profileID, profile.values)
         summary.parts.append(merge.part)
       }
-      var reader = FHIRReader(index: index, now: now)
+      var reader = FHIRReader(index: index, now: now, calendar: calendar)
       var merges: [String: RecordMerge] = [:]
       _ = try Self.entries(open) { n, url, resource in
         guard let (dataset, record) = try reader.record(url, resource, n) else { return }

@@ -39,7 +39,11 @@ extension FHIRReader {
       }
       return number * conversion.factor + conversion.offset
     }
-    let at = try Self.date(r["effectiveDateTime"], index, "effectiveDateTime")
+    // A date alone is that local day's start, as `labs add --at 2026-11-20` keeps it.
+    let effective = r["effectiveDateTime"] as? String
+    let at =
+      try effective.flatMap { $0.count == 10 ? LocalDate($0)?.start(in: calendar) : nil }
+      ?? Self.date(effective, index, "effectiveDateTime")
     var result = LabResult(id: id, test: test.id, value: 0, at: at)
     var rangeHolder = r
     if let systolic = test.loincSystolic, let diastolic = test.loincDiastolic {

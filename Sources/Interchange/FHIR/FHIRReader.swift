@@ -19,12 +19,15 @@ struct FHIRReader {
 
   let index: FHIRIndex
   let now: Date
+  /// The zone a date without a time (`2026-11-20`) starts the day in.
+  let calendar: Calendar
   /// The entries read into a record; the others are counted as skipped.
   var consumed = Set<Int>()
 
-  init(index: FHIRIndex, now: Date) {
+  init(index: FHIRIndex, now: Date, calendar: Calendar) {
     self.index = index
     self.now = now
+    self.calendar = calendar
     if let patient = index.patientEntry { consumed.insert(patient) }
   }
 

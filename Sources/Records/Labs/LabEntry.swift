@@ -29,7 +29,8 @@ public struct LabEntry: Sendable {
   public func result(id: String, catalogue: LabCatalogue, force: Bool = false) throws -> LabResult {
     let test = try catalogue.require(test)
     let unit = self.unit?.withoutSpaces.nilIfEmpty
-    if unit == nil, !test.units.isEmpty {
+    // Units that are one number (ferritin's ng/mL and µg/L) need not be named.
+    if unit == nil, !test.units.allSatisfy({ $0.factor == 1 && ($0.offset ?? 0) == 0 }) {
       throw LabError.unitNeeded(test: test.id, units: test.unitNames)
     }
     let conversion = try unit.map {
@@ -41,6 +42,7 @@ public struct LabEntry: Sendable {
     let convert = { (value: Double) in conversion.map { value * $0.factor + $0.offset } ?? value }
     let numbers = try Self.numbers(value, pair: test.isPair, test: test.id)
     let values = numbers.map(convert)
+    if values.count == 2, values[0] <= values[1] { throw LabError.pairOrder(test: test.id) }
     for (written, value) in zip(numbers, values) {
       // Below zero is no measurement at all, forced or not.
       guard value >= 0 || test.plausible[0] < 0 else {
@@ -69,13 +71,19 @@ public struct LabEntry: Sendable {
 
   /// `12.5`, `12,5`, or `128/82` for a pair; finite numbers only.
   static func numbers(_ text: String, pair: Bool, test: String) throws -> [Double] {
-    let parts = text.split(separator: "/", omittingEmptySubsequences: false).map {
-      String($0).withoutSpaces.withDecimalPoint
-    }
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { String($0).withoutSpaces }
     guard parts.count == (pair ? 2 : 1) else {
       throw pair ? LabError.pairNeeded(test: test) : LabError.badValue(String(text.prefix(20)), test: test)
     }
     return try parts.map { part in
+      // A decimal comma (12,5) is read as a point; 1,234 could be a thousand as well.
+      if let comma = part.firstIndex(of: ","),
+        part.filter({ $0 == "," || $0 == "." }).count > 1
+          || part[part.index(after: comma)...].count == 3 && part[part.index(after: comma)...].allSatisfy(\.isNumber)
+      {
+        throw LabError.ambiguousComma(String(part.prefix(20)))
+      }
+      let part = part.withDecimalPoint
       // `nan` and `inf` are no values (Double reads them); no figure holds an n.
       guard let number = Double(part), number.isFinite, !part.utf8.contains(where: { $0 | 0x20 == 0x6E }) else {
         throw LabError.badValue(String(text.prefix(20)), test: test)

@@ -9,8 +9,11 @@ public enum LabError: Error, Equatable, CustomStringConvertible {
   case implausible(test: String, value: String, low: String, high: String)
   case badRange(String)
   case notFound(String)
-  case partOfDonation(String)
+  case partOfDonation(String, option: String, value: String)
   case badTime(String)
+  case ambiguousComma(String)
+  case pairOrder(test: String)
+  case future(String)
 
   public var description: String {
     switch self {
@@ -31,9 +34,14 @@ public enum LabError: Error, Equatable, CustomStringConvertible {
     case .notFound(let id): "no lab result '\(id)'; see 'vital labs list'"
     case .badTime(let text):
       "'\(text)' is not a time: give a date (2026-11-20) or a date and time (2026-11-20 08:10, or with its UTC offset)"
-    case .partOfDonation(let id):
+    case .partOfDonation(let id, let option, let value):
       "this result was measured at donation \(id.prefix(8)) and is kept with it: change it there, "
-        + "as in 'vital donor edit \(id.prefix(8)) --hb 13.9' ('' removes a figure)"
+        + "with 'vital donor edit \(id.prefix(8)) \(option) \(value)' ('' removes the figure)"
+    case .ambiguousComma(let text):
+      "'\(text)' could be read two ways: write a decimal with a point (1.234) and a thousand without a comma (1234)"
+    case .pairOrder(let test):
+      "\(test) is the higher number first, the lower second (128/82)"
+    case .future(let when): "\(when) is still to come: a result is kept once it was measured"
     }
   }
 }

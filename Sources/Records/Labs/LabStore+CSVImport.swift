@@ -32,8 +32,9 @@ extension LabStore {
     }
   }
 
-  /// `force` keeps values outside the plausible ranges, as `labs add --force` does.
-  public func importCSV(_ data: Data, force: Bool = false) throws -> CSVSummary {
+  /// `force` keeps values outside the plausible ranges, as `labs add --force` does; a row that
+  /// is a figure of `donations` (`DonationStore.measured`) is already here too.
+  public func importCSV(_ data: Data, force: Bool = false, donations: [Donation] = []) throws -> CSVSummary {
     var pieces: [[CSV.Record]]
     do {
       pieces = try CSV.parse(data, pieces: ProcessInfo.processInfo.activeProcessorCount)
@@ -51,7 +52,7 @@ extension LabStore {
     }
     let column = { (name: String) in names.firstIndex(of: name) }
     let (lab, range, note) = (column("lab"), column("range"), column("note"))
-    let (catalogue, calendar) = (catalogue, calendar)
+    let (catalogue, calendar, latest) = (catalogue, calendar, now.addingTimeInterval(60))
     // The pieces are read at once, one per core.
     let results = try pieces.concurrentMap { piece in
       // Results come many to a day: each time is read once.
@@ -70,10 +71,14 @@ extension LabStore {
           }
           times[text] = at
         }
+        // A result is kept once measured (a minute's grace for clocks).
+        if at > latest {
+          throw CSVError.row(line: record.line, LabError.future(String(text.prefix(30))).description)
+        }
         return try Self.result(record, at: at, lab: lab, range: range, note: note, catalogue, force: force)
       }
     }
-    return try write(Array(results.joined()))
+    return try write(Array(results.joined()), donations: donations)
   }
 
   private static func result(
@@ -90,15 +95,20 @@ extension LabStore {
       throw CSVError.row(
         line: record.line,
         "\(test) comes in several units: give one of \(units.joined(separator: ", ")) in its unit column")
+    } catch LabError.badRange(let text) {
+      throw CSVError.row(line: record.line, "range '\(text)' is not a range: give LOW-HIGH (3.5-5.1), <HIGH or >LOW")
     } catch let error as LabError {
       throw CSVError.row(line: record.line, error.description)
     }
   }
 
-  private func write(_ results: [LabResult]) throws -> CSVSummary {
+  private func write(_ results: [LabResult], donations: [Donation]) throws -> CSVSummary {
     var summary = CSVSummary(rows: results.count)
     try db.transaction { db in
-      var known = Set<String>()
+      var known = Set(
+        donations.flatMap { Self.results(of: $0) }.map {
+          Self.key($0.test, ISO8601.string(from: $0.at), $0.value, $0.second)
+        })
       try db.forEachRow("SELECT test, at, value, second FROM lab_result WHERE account_id = ?", account.id) { row in
         known.insert(
           Self.key(

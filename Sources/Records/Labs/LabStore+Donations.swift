@@ -30,12 +30,12 @@ extension LabStore {
 
   /// The test and the donation (id or prefix) an id of the form `TEST.DONATION` names; nil for
   /// any other id. The test may be named by an alias (`bp.3f2a`).
-  public func donationReference(_ idOrPrefix: String) -> (test: String, donation: String)? {
+  public func donationReference(_ idOrPrefix: String) -> (test: String, donation: String, option: String)? {
     let parts = idOrPrefix.withoutSpaces.split(separator: ".", maxSplits: 1)
     guard parts.count == 2, let test = catalogue.test(String(parts[0]))?.id,
-      ["hb", "ferritin", "blood-pressure", "pulse"].contains(test)
+      let option = ["hb": "--hb", "ferritin": "--ferritin", "blood-pressure": "--bp", "pulse": "--pulse"][test]
     else { return nil }
-    return (test, String(parts[1]))
+    return (test, String(parts[1]), option)
   }
 
   /// The result of `test` measured at `donation`.

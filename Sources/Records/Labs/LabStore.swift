@@ -19,6 +19,7 @@ public struct LabStore: AccountScoped {
   @discardableResult
   public func add(_ entry: LabEntry, force: Bool = false) throws -> LabResult {
     let result = try entry.result(id: UUID().uuidString.lowercased(), catalogue: catalogue, force: force)
+    try notAhead(result.at)
     try replica.write(.labResult, id: result.id, LabResult.shape.fields(result, LabResult.synced))
     return result
   }
@@ -62,9 +63,12 @@ public struct LabStore: AccountScoped {
   /// laboratory, range or note the entry leaves out stays as it was, and so does the donation.
   @discardableResult
   public func edit(_ idOrPrefix: String, to entry: LabEntry, force: Bool = false) throws -> LabResult {
-    if let reference = donationReference(idOrPrefix) { throw LabError.partOfDonation(reference.donation) }
+    if let reference = donationReference(idOrPrefix) {
+      throw LabError.partOfDonation(reference.donation, option: reference.option, value: entry.value)
+    }
     let old = try find(idOrPrefix)
     var new = try entry.result(id: old.id, catalogue: catalogue, force: force)
+    try notAhead(new.at)
     if entry.lab == nil { new.lab = old.lab }
     if entry.note == nil { new.note = old.note }
     if entry.range == nil { (new.rangeLow, new.rangeHigh) = (old.rangeLow, old.rangeHigh) }
@@ -74,9 +78,18 @@ public struct LabStore: AccountScoped {
     return new
   }
 
+  /// A result is kept once measured: a time ahead of now (a minute's grace for clocks) is a typo.
+  func notAhead(_ at: Date) throws {
+    guard at <= now.addingTimeInterval(60) else {
+      throw LabError.future(LocalDate(at, in: calendar).description)
+    }
+  }
+
   @discardableResult
   public func delete(_ idOrPrefix: String) throws -> LabResult {
-    if let reference = donationReference(idOrPrefix) { throw LabError.partOfDonation(reference.donation) }
+    if let reference = donationReference(idOrPrefix) {
+      throw LabError.partOfDonation(reference.donation, option: reference.option, value: "''")
+    }
     let result = try find(idOrPrefix)
     try replica.delete(.labResult, id: result.id)
     return result

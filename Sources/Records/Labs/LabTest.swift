@@ -88,14 +88,15 @@ public struct LabTest: Sendable, Equatable {
     return value * other.factor + (other.offset ?? 0)
   }
 
-  /// `15–150`, an open end as `< 3.0` and `> 1.0` (`below 3.0`, `above 1.0` in words), with
+  /// `15–150`, an open end as `≤ 3.0` and `≥ 1.0` (`up to 3.0`, `at least 1.0` in words), with
   /// `decimals` places; empty without either end.
   public static func rangeText(_ low: Double?, _ high: Double?, decimals: Int, inWords: Bool = false) -> String {
     let number = { (v: Double) in HumanText.fixed(v, decimals: decimals) }
     switch (low, high) {
     case (let low?, let high?): return number(low) + "–" + number(high)
-    case (nil, let high?): return (inWords ? "below " : "< ") + number(high)
-    case (let low?, nil): return (inWords ? "above " : "> ") + number(low)
+    // The ends are in the range: a result is flagged only beyond them.
+    case (nil, let high?): return (inWords ? "up to " : "≤ ") + number(high)
+    case (let low?, nil): return (inWords ? "at least " : "≥ ") + number(low)
     case (nil, nil): return ""
     }
   }
