@@ -102,25 +102,19 @@ extension Context where Store == LabStore {
     ])
   }
 
-  /// Who gave a result: the laboratory, a donation's blood service, or by hand.
-  func source(_ r: LabResult) -> String {
-    if r.donationID != nil { return "donation" + (r.lab.map { ", \($0)" } ?? "") }
-    return r.lab ?? ""
-  }
-
   /// Who gave a trend point: an imported day's devices, else the result's source.
   func source(_ p: LabTrendPoint, ownRange: Bool) -> String {
     if let sources = p.sources {
       return sources.joined(separator: ", ") + (p.readings > 1 ? " (mean of \(p.readings))" : "")
     }
-    let source = source(p.result)
+    let source = p.result.source
     return ownRange ? [source, "lab's range"].filter { !$0.isEmpty }.joined(separator: "; ") : source
   }
 
   func line(_ r: LabResult, sex: Sex?) -> String {
     let flag = r.flag(test(r), sex: sex).flatMap { $0 == .normal ? nil : " \($0.rawValue)" } ?? ""
     return "\(HumanText.shortID(r.id))  \(when(r.at))  \(test(r)?.name ?? r.test)  \(value(r))\(flag)"
-      + (source(r).isEmpty ? "" : "  (\(source(r)))")
+      + (r.source.isEmpty ? "" : "  (\(r.source))")
   }
 
   /// `15–150`, `< 3.0`, `> 1.0`: a range in the test's unit.
@@ -210,7 +204,7 @@ extension Vital.Labs {
           }
           let flag = r.flag(test, sex: sex).flatMap { $0 == .normal ? nil : $0.rawValue } ?? ""
           table.add([
-            short[r.id] ?? r.id, c.when(r.at), test?.name ?? r.test, c.value(r), range ?? "", flag, c.source(r),
+            short[r.id] ?? r.id, c.when(r.at), test?.name ?? r.test, c.value(r), range ?? "", flag, r.source,
           ])
         }
         return table.text

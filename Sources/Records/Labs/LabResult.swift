@@ -43,6 +43,11 @@ public struct LabResult: Equatable, Sendable {
     self.donationID = donationID
   }
 
+  /// Who gave it: `donation, DRK Mitte` for a donation's, else the laboratory (empty by hand).
+  public var source: String {
+    donationID != nil ? "donation" + (lab.map { ", \($0)" } ?? "") : lab ?? ""
+  }
+
   /// Where the value stands against a range: below (L), within (N), above (H); nil without one.
   public enum Flag: String, Sendable {
     case low = "L"

@@ -32,7 +32,7 @@ extension ReportPage {
         piece($0.low, $0.high) + (r.secondRange(test, sex: sex).map { " / " + piece($0.low, $0.high) } ?? "")
           + ($0.ownRange ? " (laboratory)" : "")
       }
-      let source = r.donationID != nil ? "donation" + (r.lab.map { ", \($0)" } ?? "") : r.lab ?? ""
+      let source = r.source
       let date = HumanText.date(LocalDate(r.at, in: data.calendar))
       return [
         escaped(test.name) + (source.isEmpty ? "" : "<br><small>\(escaped(source))</small>"),
