@@ -27,7 +27,11 @@ public struct AtRestAccess {
     let database = SealedDatabase(path: path)
     let header = try database.header()
     if let file = environment["VITAL_PASSPHRASE_FILE"], !file.isEmpty {
-      try database.use(AtRestKeys.open(header, passphrase: try Self.passphrase(fromFile: file)))
+      do {
+        try database.use(AtRestKeys.open(header, passphrase: try Self.passphrase(fromFile: file)))
+      } catch AtRestError.wrongPassphrase {
+        throw AtRestError.wrongPassphraseInFile(path: file)
+      }
       return
     }
     switch (keyring ?? KernelKeyring(environment: environment)).find(header.keyringName) {

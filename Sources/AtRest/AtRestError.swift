@@ -9,6 +9,8 @@ public enum AtRestError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `vital unlock` where the keyring cannot keep the key.
   case cannotKeepKey(reason: String)
   case wrongPassphrase
+  /// The passphrase in `VITAL_PASSPHRASE_FILE` does not open the database.
+  case wrongPassphraseInFile(path: String)
   case wrongRecoveryKey
   case malformedRecoveryKey(String)
   case noRecoveryKey
@@ -42,7 +44,10 @@ public enum AtRestError: Error, Equatable, Sendable, CustomStringConvertible {
         "the kernel keyring cannot keep the key here (\(reason)): each command asks for the passphrase on a terminal instead, and scripts name a file holding it in VITAL_PASSPHRASE_FILE"
     case .wrongPassphrase:
       return
-        "that passphrase does not open this database; nothing was changed (a forgotten one is replaced with 'vital db recover')"
+        "that passphrase does not open this database (a forgotten one is replaced with 'vital db recover')"
+    case .wrongPassphraseInFile(let path):
+      return
+        "the passphrase in VITAL_PASSPHRASE_FILE '\(path)' does not open this database; put the right one on its first line"
     case .wrongRecoveryKey:
       return "that recovery key does not open this database; nothing was changed"
     case .malformedRecoveryKey(let reason):
@@ -64,7 +69,8 @@ public enum AtRestError: Error, Equatable, Sendable, CustomStringConvertible {
     case .passphraseFile(let path, let reason):
       return "cannot read the passphrase from VITAL_PASSPHRASE_FILE '\(path)': \(reason)"
     case .badDuration(let text):
-      return "'\(text)' is not a duration; use a number and a unit, e.g. 30m, 8h or 2d"
+      return
+        "'\(text)' is not a time Vital keeps a key for: a whole number and a unit, from 1s to 366d, e.g. 30m, 8h or 2d"
     case .storeSealed:
       return
         "the server's store is encrypted at rest; start it with --encrypt --key-file FILE, the file it was encrypted with"

@@ -4,8 +4,8 @@ import Storage
 
 /// The header of a sealed database (docs/at-rest.md): what opens its data key, in two halves
 /// (slots) of `SealedPages.slotSize` bytes before the first page. A change writes the slot not
-/// in use, with the next generation, so that a crash while writing leaves the other one whole;
-/// the newest slot that reads is the header.
+/// in use, with the next generation, so that a crash while writing leaves the other one whole,
+/// then the other slot the same; the newest slot that reads is the header.
 public struct AtRestHeader: Equatable, Sendable {
   public static let version: UInt8 = 1
 
@@ -117,6 +117,19 @@ extension AtRestHeader {
     if let best { return best }
     if let newer { throw AtRestError.newerHeader(version: newer) }
     throw AtRestError.damagedHeader
+  }
+
+  /// The slots of the file at `path` that do not read (changed on the disk): the other one
+  /// opens the database, and a passphrase change writes both again.
+  public static func damagedSlots(fileAt path: String) throws -> [Int] {
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw AtRestError.notSealed }
+    defer { try? handle.close() }
+    let bytes = [UInt8]((try? handle.read(upToCount: SealedPages.headerSize)) ?? Data())
+    return (0..<2).filter { slot in
+      let start = slot * SealedPages.slotSize
+      guard bytes.count >= start + SealedPages.slotSize else { return true }
+      return read(slot: bytes[start..<start + SealedPages.slotSize]) == .unreadable
+    }
   }
 
   /// A new file at `path` holding this header in both slots and nothing else, synced.

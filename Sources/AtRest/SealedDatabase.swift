@@ -69,12 +69,16 @@ public struct SealedDatabase: Sendable {
     SealedPages.forget(databaseAt: path)
   }
 
-  /// Wraps the data key `key` with a new passphrase: the header changes, not a page.
+  /// Wraps the data key `key` with a new passphrase: the header changes, not a page. The copy
+  /// not in use is written first, so that a crash while writing it leaves the old header whole;
+  /// then the other, so that no copy opens with the old passphrase any more (one changes a
+  /// passphrase because it got out) and a copy damaged later falls back to the same header.
   public func changePassphrase(key: SymmetricKey, to passphrase: String, hasher: PasswordHasher = .standard) throws {
     let (header, slot) = try AtRestHeader.read(fileAt: path)
     guard AtRestKeys.isKey(key, of: header) else { throw AtRestError.wrongPassphrase }
-    try AtRestKeys.rewrapped(header, dataKey: key, passphrase: passphrase, hasher: hasher).write(
-      over: 1 - slot, at: path)
+    let rewrapped = try AtRestKeys.rewrapped(header, dataKey: key, passphrase: passphrase, hasher: hasher)
+    try rewrapped.write(over: 1 - slot, at: path)
+    try rewrapped.write(over: slot, at: path)
   }
 
   /// The pages of the file (not yet in its log) that do not open, numbered from 1.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// NIST SP 800-63B style: length only, no composition rules, and no well-known passwords.
+/// NIST SP 800-63B style: length only, no composition rules, no well-known passwords and none
+/// that repeats one character (800-63B's "repetitive characters"), spaces alone included.
 public enum PasswordPolicy {
   public static let minimumLength = 8
   public static let maximumLength = 1024
@@ -9,6 +10,7 @@ public enum PasswordPolicy {
     case tooShort
     case tooLong
     case common
+    case repetitive
 
     public var description: String {
       switch self {
@@ -16,6 +18,8 @@ public enum PasswordPolicy {
         return "the password is too short; use at least \(minimumLength) characters (a few words work well)"
       case .tooLong: return "the password is too long; use at most \(maximumLength) characters"
       case .common: return "that password is on a list of commonly used passwords; choose another"
+      case .repetitive:
+        return "the password is one character over and over, or only spaces; choose another (a few words work well)"
       }
     }
   }
@@ -26,6 +30,10 @@ public enum PasswordPolicy {
     let length = normalized.unicodeScalars.count
     if length < minimumLength { throw Violation.tooShort }
     if length > maximumLength { throw Violation.tooLong }
+    let scalars = normalized.unicodeScalars
+    if scalars.allSatisfy({ $0 == scalars.first }) || scalars.allSatisfy(\.properties.isWhitespace) {
+      throw Violation.repetitive
+    }
     if isBlocked(normalized) { throw Violation.common }
   }
 

@@ -21,6 +21,8 @@ struct AtRestContext {
     umask(0o077)
     let environment = ProcessInfo.processInfo.environment
     let home = try Home.prepare(Home.resolve(option: global.home, environment: environment))
+    // Encrypting, checking or unlocking a file that was cut short would start a new database.
+    try App.refuseEmptyFile(home.databasePath)
     return AtRestContext(
       home: home, database: SealedDatabase(path: home.databasePath), output: Output(json: global.json),
       environment: environment, keyring: KernelKeyring(environment: environment))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AtRest
 import Auth
 import CLIApp
 import CLICore
@@ -35,6 +36,7 @@ extension Vital.DB {
     func run() async throws {
       let sealed = try Self.checkSealedPages(global)
       let app = try App(global)
+      let damagedHeaderCopies = sealed == nil ? [] : try AtRestHeader.damagedSlots(fileAt: app.home.databasePath)
       let problems = try app.db.integrityProblems()
       let version = try VitalSchema.migrator.version(of: app.db)
       let latest = VitalSchema.migrator.migrations.count
@@ -48,6 +50,7 @@ extension Vital.DB {
         ("path", .string(app.home.databasePath)),
         ("duplicate_emails", .array(duplicates.map { .array($0.map(JSON.string)) })),
         ("encrypted", .bool(sealed != nil)), ("pages_checked", sealed.map { .int($0.pages) } ?? .null),
+        ("damaged_header_copies", sealed == nil ? .null : .int(damagedHeaderCopies.count)),
       ])
       try app.output.show(document) {
         """
@@ -57,6 +60,9 @@ extension Vital.DB {
         schema    \(version) of \(latest)
         sqlite    \(Database.sqliteVersion)
         """
+          + (damagedHeaderCopies.isEmpty
+            ? ""
+            : "\nwarning: one of the two copies of the encryption header is damaged (the other opens the database); 'vital db passphrase' writes both again")
           + duplicates.map {
             "\nwarning: accounts \($0.joined(separator: " and ")) are one address written two ways (Unicode); both are kept: log in to each as stored, keep one and delete the other with 'vital account delete'"
           }.joined()
@@ -69,7 +75,13 @@ extension Vital.DB {
     static func checkSealedPages(_ global: GlobalOptions) throws -> (pages: Int, damaged: [Int])? {
       let context = try AtRestContext.open(global)
       guard context.database.isSealed else { return nil }
-      try context.prepare()
+      do {
+        try context.prepare()
+      } catch AtRestError.locked {
+        throw CLIError.needsInput(
+          "the database is encrypted and locked; run 'vital unlock', then 'vital db check' opens every page with its key"
+        )
+      }
       // SQLite first rolls back a journal a crash left, and finishes copying its log into the
       // file: until then a page a crash left half-way (a hole the journal cuts off) is no damage.
       if let db = try? Database(path: context.database.path) {

@@ -124,12 +124,14 @@ extension Vital.DB {
       abstract: "Set a new passphrase with the recovery key, when the passphrase is lost.",
       discussion: """
         The recovery key is the one 'vital db encrypt' printed; dashes, spaces and case do not \
-        matter. Without --recovery-key it is asked for on the terminal. The recovery key stays \
-        valid after.
+        matter. Without --recovery-key it is asked for on the terminal, or with \
+        --passphrase-stdin read from the first line of stdin, the new passphrase from the next. \
+        The recovery key stays valid after.
 
         Examples:
           vital db recover --recovery-key 7KQ2-...
           vital db recover
+          printf '%s\\n' "$KEY" "$NEW" | vital db recover --passphrase-stdin
         """)
 
     @OptionGroup var global: GlobalOptions

@@ -36,11 +36,24 @@ public final class App {
     calendar.timeZone = timeZone
     self.calendar = calendar
     home = try Home.prepare(Home.resolve(option: option, environment: environment))
+    try Self.refuseEmptyFile(home.databasePath)
     // A database encrypted at rest opens with the key 'vital unlock' left in the keyring.
     try AtRestAccess(environment: environment, ask: PasswordPrompt.askIfTerminal).prepare(databaseAt: home.databasePath)
     db = try VitalSchema.open(path: home.databasePath)
     chmod(home.databasePath, 0o600)
     if let command { ChangeJournal.begin(db, command: command) }
+  }
+
+  /// A database file that is there but holds no page was cut short: SQLite would start a new,
+  /// empty database in it, and the login would be dropped as one of an unknown account, so what
+  /// is lost would look like a fresh start. A file that is not there is a new home.
+  public static func refuseEmptyFile(_ path: String) throws {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+    if info.st_size == 0 { throw CLIError.emptyDatabase(path, sealed: false) }
+    if info.st_size <= SealedPages.headerSize, SealedPages.isSealed(fileAt: path) {
+      throw CLIError.emptyDatabase(path, sealed: true)
+    }
   }
 
   /// `VITAL_NOW` replaces the system clock when set; `TZ` names the local zone.

@@ -19,7 +19,8 @@ extension Database {
   public func backup(to path: String, replacing: Bool = false, plain: Bool = false) throws {
     let fm = FileManager.default
     if fm.fileExists(atPath: path) && !replacing {
-      throw StorageError.backupFailed(path: path, reason: "the file exists; choose another name or remove it first")
+      throw StorageError.backupFailed(
+        path: path, reason: "the file exists; choose another name, or replace it with --force")
     }
     let temporary = path + ".partial-\(UUID().uuidString.prefix(8))"
     var destination: OpaquePointer?

@@ -54,10 +54,15 @@ public enum StorageError: Error, Equatable, Sendable {
 extension StorageError: CustomStringConvertible {
   public var description: String {
     switch self {
+    case .sqlite(let code, let message, let sql) where code & 0xFF == Self.corrupt:
+      return "database error \(code): \(message)\(Self.context(sql)): the file is damaged; run 'vital db check'"
     case .sqlite(let code, let message, let sql):
       return "database error \(code): \(message)\(Self.context(sql))"
     case .constraint(let code, let message, let sql):
       return "constraint failed (\(code)): \(message)\(Self.context(sql))"
+    case .cannotOpen(let path, let code, let message) where code & 0xFF == Self.corrupt:
+      return
+        "cannot open database '\(path)': the file is damaged (\(message): cut short, or changed on the disk); run 'vital db check', and restore a backup made with 'vital db backup'"
     case .cannotOpen(let path, let code, let message):
       return "cannot open database '\(path)' (\(code)): \(message)"
     case .newerSchema(let found, let supported):
@@ -101,6 +106,9 @@ extension StorageError: CustomStringConvertible {
     default: return description
     }
   }
+
+  /// SQLITE_CORRUPT: what SQLite reads does not hang together (the file is damaged).
+  static let corrupt: Int32 = 11
 
   private static func context(_ sql: String?) -> String {
     guard let sql else { return "" }

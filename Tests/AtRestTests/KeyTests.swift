@@ -48,23 +48,43 @@ import Testing
   }
 }
 
-/// The header's two slots: a change goes to the one not in use, so a torn write keeps the other.
+/// The header's two slots: a change goes to the one not in use first, so a torn write keeps the
+/// other, then to the other one, so that no copy keeps the old passphrase.
 @Suite struct HeaderTests {
-  @Test func aNewPassphraseGoesToTheOtherSlotAndAnyOneSlotStillOpens() throws {
+  @Test func aNewPassphraseGoesToBothSlotsOneAfterTheOther() throws {
     let folder = try Folder()
     let (path, key) = try sealedDatabase(in: folder)
     try fillNotes(Database(path: path), marker: "header", count: 50)
+    let size = SealedPages.slotSize
     let before = try AtRestHeader.read(fileAt: path)
+    let oldSlots = try readBytes(path, at: 0, count: 2 * size)
     let database = SealedDatabase(path: path)
-    try database.changePassphrase(key: key, to: "a new passphrase entirely", hasher: quickHasher)
+    let newPassphrase = "a new passphrase entirely"
+    try database.changePassphrase(key: key, to: newPassphrase, hasher: quickHasher)
     let after = try AtRestHeader.read(fileAt: path)
-    #expect(after.slot == 1 - before.slot && after.header.generation == before.header.generation + 1)
+    #expect(after.header.generation == before.header.generation + 1)
+    let newSlots = try readBytes(path, at: 0, count: 2 * size)
+    #expect(Array(newSlots[..<size]) == Array(newSlots[size...]), "both slots hold the new header")
     #expect(throws: AtRestError.wrongPassphrase) { try AtRestKeys.open(after.header, passphrase: passphrase) }
-    #expect(
-      try AtRestKeys.open(after.header, passphrase: "a new passphrase entirely").dangerousCopy() == key.dangerousCopy())
+    #expect(try AtRestKeys.open(after.header, passphrase: newPassphrase).dangerousCopy() == key.dangerousCopy())
 
-    // The new slot torn half-way: the old one is the header again, with the old passphrase.
-    try overwrite(path, at: after.slot * SealedPages.slotSize + 90, with: Array(repeating: 0xAA, count: 600))
+    // Either slot damaged: the other opens, with the new passphrase only.
+    for slot in 0..<2 {
+      try overwrite(path, at: 0, with: newSlots)
+      try overwrite(path, at: slot * size + 90, with: Array(repeating: 0xAA, count: 600))
+      let left = try AtRestHeader.read(fileAt: path)
+      #expect(left.slot == 1 - slot)
+      #expect(try AtRestHeader.damagedSlots(fileAt: path) == [slot])
+      #expect(throws: AtRestError.wrongPassphrase) { try AtRestKeys.open(left.header, passphrase: passphrase) }
+      #expect(try AtRestKeys.open(left.header, passphrase: newPassphrase).dangerousCopy() == key.dangerousCopy())
+    }
+
+    // A crash while the first write was half-way: the slot in use before is the header again,
+    // with the old passphrase.
+    try overwrite(path, at: 0, with: oldSlots)
+    let first = 1 - before.slot
+    try overwrite(path, at: first * size, with: Array(newSlots[first * size..<(first + 1) * size]))
+    try overwrite(path, at: first * size + 90, with: Array(repeating: 0xAA, count: 600))
     let torn = try AtRestHeader.read(fileAt: path)
     #expect(torn.slot == before.slot)
     #expect(try AtRestKeys.open(torn.header, passphrase: passphrase).dangerousCopy() == key.dangerousCopy())

@@ -22,6 +22,16 @@ import Testing
     }
   }
 
+  @Test func oneCharacterOverAndOverIsRefused() {
+    for password in ["aaaaaaaa", "        ", " \t  \t   ", "ßßßßßßßßß", String(repeating: "🍐", count: 12)] {
+      #expect(throws: PasswordPolicy.Violation.repetitive, "\(password.debugDescription)") {
+        try PasswordPolicy.check(password)
+      }
+    }
+    #expect(throws: Never.self) { try PasswordPolicy.check("aaaaaaab") }
+    #expect(throws: Never.self) { try PasswordPolicy.check("  a long way  ") }
+  }
+
   @Test func theBlocklistHasAtLeastTenThousandEntries() {
     #expect(PasswordPolicy.blocklist.count >= 10_000)
     #expect(PasswordPolicy.blocklist.allSatisfy { $0.count >= 8 })

@@ -108,10 +108,13 @@ import Testing
     let expired = try home.run(["donor", "history"])
     expectCleanError(expired, mentioning: "vital unlock")
     #expect(bytes(database) == before)
+    let lockedAlready = try home.run(["lock"])
+    #expect(lockedAlready.status == 0 && lockedAlready.stdout.contains("locked already"), "\(lockedAlready.stdout)")
     #expect(try home.run(["unlock", "--passphrase-stdin"], stdin: phrase + "\n").status == 0)
     #expect(try home.run(["donor", "history"]).status == 0)
     let vague = try home.run(["unlock", "--for", "8 hours"], stdin: phrase + "\n")
-    #expect(vague.status == 64 && vague.stderr.contains("not a duration; use a number and a unit"), "\(vague.stderr)")
+    #expect(
+      vague.status == 64 && vague.stderr.contains("a whole number and a unit, from 1s to 366d"), "\(vague.stderr)")
   }
 
   /// Where the keyring cannot keep keys and there is no terminal to ask on, a command says how
