@@ -56,8 +56,9 @@ public struct AtRestAccess {
     guard let text = String(data: data, encoding: .utf8) else {
       throw AtRestError.passphraseFile(path: path, reason: "it is not UTF-8 text")
     }
-    let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-    let passphrase = line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
+    // "\r\n" is one Character to Swift: split on either kind of line end.
+    let line = text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? ""
+    let passphrase = String(line)
     guard !passphrase.isEmpty else { throw AtRestError.passphraseFile(path: path, reason: "its first line is empty") }
     return passphrase
   }

@@ -35,9 +35,19 @@ extension Vital.DB {
 
     func run() async throws {
       let sealed = try Self.checkSealedPages(global)
-      let app = try App(global)
+      let app: App
+      let problems: [String]
+      do {
+        app = try App(global)
+        problems = try app.db.integrityProblems()
+      } catch let error as StorageError where error.primaryCode == StorageError.corrupt {
+        // Every page opens (or the file is plain) and SQLite still cannot read it: cut at a
+        // page's end, or changed in a way only the tree shows.
+        throw CLIError.needsInput(
+          "the database file is damaged: SQLite cannot read it (database disk image is malformed: cut short, or changed on the disk); restore a backup made with 'vital db backup'"
+        )
+      }
       let damagedHeaderCopies = sealed == nil ? [] : try AtRestHeader.damagedSlots(fileAt: app.home.databasePath)
-      let problems = try app.db.integrityProblems()
       let version = try VitalSchema.migrator.version(of: app.db)
       let latest = VitalSchema.migrator.migrations.count
       let duplicates = try AccountStore.duplicateEmails(app.db)

@@ -50,9 +50,9 @@ public final class App {
   public static func refuseEmptyFile(_ path: String) throws {
     var info = stat()
     guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
-    if info.st_size == 0 { throw CLIError.emptyDatabase(path, sealed: false) }
+    if info.st_size == 0 { throw CLIError.emptyDatabase(path, sealed: false, whole: true) }
     if info.st_size <= SealedPages.headerSize, SealedPages.isSealed(fileAt: path) {
-      throw CLIError.emptyDatabase(path, sealed: true)
+      throw CLIError.emptyDatabase(path, sealed: true, whole: info.st_size == SealedPages.headerSize)
     }
   }
 

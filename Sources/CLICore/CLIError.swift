@@ -14,7 +14,7 @@ public enum CLIError: Error, CustomStringConvertible {
   case badOption(String, reason: String)
   case implausibleYear(String)
   /// The database file is there and holds nothing a database begins with: cut short.
-  case emptyDatabase(String, sealed: Bool)
+  case emptyDatabase(String, sealed: Bool, whole: Bool)
 
   public var description: String {
     switch self {
@@ -43,9 +43,11 @@ public enum CLIError: Error, CustomStringConvertible {
       return "'\(text.prefix(40))' is not a date from 1900 to 2200; check the year"
     case .badOption(let option, let reason):
       return "\(option): \(reason)"
-    case .emptyDatabase(let path, let sealed):
+    case .emptyDatabase(let path, let sealed, let whole):
+      let held =
+        !sealed ? "nothing (0 bytes)" : whole ? "its encryption header but no pages" : "part of its encryption header"
       return
-        "the database file '\(path)' holds \(sealed ? "its encryption header but no pages" : "nothing (0 bytes)"): it was cut short (a full disk, a copy that stopped?); restore a backup made with 'vital db backup' over it, or move it away to start a new one"
+        "the database file '\(path)' holds \(held): it was cut short (a full disk, a copy that stopped?); restore a backup made with 'vital db backup' over it, or move it away to start a new one"
     case .futureDate(let option, let value):
       return "\(option) \(value) is in the future; give a date up to today"
     }

@@ -18,6 +18,10 @@ extension Database {
   /// unless `plain`: then it is an ordinary SQLite file.
   public func backup(to path: String, replacing: Bool = false, plain: Bool = false) throws {
     let fm = FileManager.default
+    if isOneOfItsFiles(path) {
+      throw StorageError.backupFailed(
+        path: path, reason: "that is the database itself (or its log or journal); choose a file elsewhere")
+    }
     if fm.fileExists(atPath: path) && !replacing {
       throw StorageError.backupFailed(
         path: path, reason: "the file exists; choose another name, or replace it with --force")
@@ -126,5 +130,21 @@ extension Database {
       }
     }
     return "file:" + encoded + "?vfs=" + vfs
+  }
+}
+
+extension Database {
+  /// Whether `path` names this database's file, its log, its journal or its shared memory, by
+  /// name (a log not there yet would be read as one) or as the same file under another name.
+  func isOneOfItsFiles(_ path: String) -> Bool {
+    let target = SealedPages.canonical(path)
+    let own = SealedPages.canonical(self.path)
+    if ["", "-wal", "-journal", "-shm"].contains(where: { own + $0 == target }) { return true }
+    var a = stat()
+    var b = stat()
+    guard stat(path, &a) == 0 else { return false }
+    return ["", "-wal", "-journal", "-shm"].contains { suffix in
+      stat(self.path + suffix, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
   }
 }

@@ -108,7 +108,7 @@ extension StorageError: CustomStringConvertible {
   }
 
   /// SQLITE_CORRUPT: what SQLite reads does not hang together (the file is damaged).
-  static let corrupt: Int32 = 11
+  public static let corrupt: Int32 = 11
 
   private static func context(_ sql: String?) -> String {
     guard let sql else { return "" }

@@ -14,7 +14,11 @@ extension AtRestCLITests {
     try #require(FileManager.default.fileExists(atPath: session), "a logged-in home keeps its session here")
     func write(_ data: Data) { _ = FileManager.default.createFile(atPath: database, contents: data) }
 
-    for (cut, says) in [(original.prefix(4096), "its encryption header but no pages"), (Data(), "nothing (0 bytes)")] {
+    for (cut, says) in [
+      (original.prefix(4096), "its encryption header but no pages"),
+      (original.prefix(100), "part of its encryption header"),
+      (Data(), "nothing (0 bytes)"),
+    ] {
       write(cut)
       for arguments in [["donor", "history"], ["db", "check"], ["unlock", "--passphrase-stdin"], ["export"]] {
         expectCleanError(
@@ -29,6 +33,9 @@ extension AtRestCLITests {
     // Cut at a page's end: SQLite finds the tree broken; the message says the file is damaged.
     write(original.prefix(4096 + 40 * 4096))
     expectCleanError(try home.run(["donor", "history"]), mentioning: "the file is damaged", "vital db check")
+    let check = try home.run(["db", "check"])
+    expectCleanError(check, mentioning: "the database file is damaged", "restore a backup")
+    #expect(!check.stderr.contains("vital db check"), "db check does not send you to itself: \(check.stderr)")
     write(original)
     let history = try home.run(["donor", "history", "--json"])
     #expect(history.status == 0 && history.stdout.contains(marker), "\(history.stderr)")
@@ -77,5 +84,31 @@ extension AtRestCLITests {
     // A --home after the name wins, as an option beats the environment.
     expectCleanError(
       try home.run(["--home", home.home, "sync", "--home", elsewhere], home: .unset), mentioning: "not logged in")
+  }
+
+  /// `db backup` never writes over the database it copies, under its name, its log's or
+  /// another name for the same file; the records and the login are as they were.
+  @Test func aBackupOntoTheDatabaseItselfIsRefused() throws {
+    try encrypt()
+    let before = try export()
+    let hardLink = home.root + "/linked.sqlite"
+    try #require(link(database, hardLink) == 0)
+    for target in [database, database + "-wal", home.home + "/./vital.sqlite", hardLink] {
+      for options in [["--force"], ["--force", "--plain"], ["--force", "--without-secrets"]] {
+        expectCleanError(try home.run(["db", "backup", target] + options), mentioning: "the database itself")
+      }
+    }
+    #expect(bytes(database).starts(with: Data("vital-sealed-db".utf8)))
+    #expect(try export() == before)
+    #expect(try home.run(["account", "whoami"]).status == 0)
+  }
+
+  /// A passphrase file written on Windows ends its line in CR LF: the passphrase is the line.
+  @Test func aPassphraseFileWithWindowsLineEndsOpens() throws {
+    try encrypt()
+    home.environment["VITAL_KEYRING"] = "none"
+    usePassphraseFile(phrase + "\r")
+    let history = try home.run(["donor", "history", "--json"])
+    #expect(history.status == 0 && history.stdout.contains(marker), "\(history.stderr)")
   }
 }
