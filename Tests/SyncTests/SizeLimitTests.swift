@@ -23,8 +23,8 @@ import Testing
   }
 
   /// A real server on a loopback port, built in-process so that its limits can be set small.
-  /// HummingbirdTesting's live server listens on `localhost`; the devices ask for the address
-  /// it binds, by number (`LiveServer.loopback`).
+  /// HummingbirdTesting's live server listens on `localhost`, which Debian resolves to ::1 as
+  /// well as 127.0.0.1: the devices ask for `localhost` too.
   func withServer(
     _ configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: @Sendable (URL) async throws -> Void
   ) async throws {
@@ -34,7 +34,7 @@ import Testing
     let repository = try SQLiteSyncRepository(path: folder + "/server-\(UUID().uuidString).sqlite")
     let app = buildApplication(configuration: configuration, repository: repository)
     try await app.test(.live) { client in
-      try await body(URL(string: "http://\(LiveServer.loopback):\(try #require(client.port))")!)
+      try await body(URL(string: "http://localhost:\(try #require(client.port))")!)
     }
   }
 
@@ -188,8 +188,7 @@ import Testing
     }
     let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     try await app.test(.live) { client in
-      let device = try Device(
-        email: "loop@example.org", url: URL(string: "http://\(LiveServer.loopback):\(client.port!)")!)
+      let device = try Device(email: "loop@example.org", url: URL(string: "http://localhost:\(client.port!)")!)
       device.token = "any"
       device.cursor = "e:5"
       await #expect(throws: SyncError.self) { try await device.sync() }
