@@ -97,17 +97,11 @@ public struct AtRestHeader: Equatable, Sendable {
 extension AtRestHeader {
   /// The newest slot of the file at `path` that reads, and which slot it is.
   public static func read(fileAt path: String) throws -> (header: AtRestHeader, slot: Int) {
-    guard SealedPages.isSealed(fileAt: path), let handle = FileHandle(forReadingAtPath: path) else {
-      throw AtRestError.notSealed
-    }
-    defer { try? handle.close() }
-    let bytes = [UInt8]((try? handle.read(upToCount: SealedPages.headerSize)) ?? Data())
+    guard SealedPages.isSealed(fileAt: path) else { throw AtRestError.notSealed }
     var best: (header: AtRestHeader, slot: Int)?
     var newer: Int?
-    for slot in 0..<2 {
-      let start = slot * SealedPages.slotSize
-      guard bytes.count >= start + SealedPages.slotSize else { continue }
-      switch read(slot: bytes[start..<start + SealedPages.slotSize]) {
+    for (slot, reading) in try slots(fileAt: path).enumerated() {
+      switch reading {
       case .header(let header):
         if best.map({ header.generation > $0.header.generation }) ?? true { best = (header, slot) }
       case .newer(let version): newer = version
@@ -122,13 +116,18 @@ extension AtRestHeader {
   /// The slots of the file at `path` that do not read (changed on the disk): the other one
   /// opens the database, and a passphrase change writes both again.
   public static func damagedSlots(fileAt path: String) throws -> [Int] {
+    try slots(fileAt: path).enumerated().filter { $0.element == .unreadable }.map(\.offset)
+  }
+
+  /// Both slots of the file at `path` as read; one cut off by the file's end does not read.
+  private static func slots(fileAt path: String) throws -> [Reading] {
     guard let handle = FileHandle(forReadingAtPath: path) else { throw AtRestError.notSealed }
     defer { try? handle.close() }
     let bytes = [UInt8]((try? handle.read(upToCount: SealedPages.headerSize)) ?? Data())
-    return (0..<2).filter { slot in
+    return (0..<2).map { slot in
       let start = slot * SealedPages.slotSize
-      guard bytes.count >= start + SealedPages.slotSize else { return true }
-      return read(slot: bytes[start..<start + SealedPages.slotSize]) == .unreadable
+      guard bytes.count >= start + SealedPages.slotSize else { return .unreadable }
+      return read(slot: bytes[start..<start + SealedPages.slotSize])
     }
   }
 

@@ -81,7 +81,8 @@ extension Vital.Serve {
 enum ServeStorePassthrough {
   static func exec(_ subcommand: String, _ arguments: [String], _ global: GlobalOptions) throws {
     var passed: [String] = []
-    var home = global.home
+    // `vital --home DIR serve admin ...`: the folder typed before the command's name counts too.
+    var home = global.home ?? Sibling.leadingOptions(CommandLine.arguments).home
     var rest = arguments[...]
     while let argument = rest.popFirst() {
       if argument == "--home" {
