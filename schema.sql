@@ -214,25 +214,6 @@ CREATE TABLE change_before (
   FOREIGN KEY (change_id, n) REFERENCES change_step(change_id, n) ON DELETE CASCADE
 ) STRICT, WITHOUT ROWID;
 
-CREATE TABLE profile (
-  -- One per account; its id is derived from the email, so every device of a user has the same one.
-  -- avatar_sha256 points at blob(account_id, sha256) but is no foreign key: synced rows may
-  -- arrive in any order.
-  id TEXT NOT NULL,
-  account_id TEXT NOT NULL UNIQUE REFERENCES account(id) ON DELETE CASCADE,
-  name TEXT,
-  surname TEXT,
-  abo TEXT CHECK (abo IN ('A', 'B', 'AB', 'O')),
-  rhesus TEXT CHECK (rhesus IN ('+', '-')),
-  sex TEXT CHECK (sex IN ('female', 'male')),
-  birth_date TEXT,
-  weight_kg REAL CHECK (weight_kg > 0),
-  region TEXT NOT NULL DEFAULT 'de' CHECK (region IN ('de', 'us', 'uk')),
-  avatar_sha256 TEXT,
-  updated_at TEXT NOT NULL,
-  PRIMARY KEY (account_id, id)
-) STRICT;
-
 CREATE TABLE questionnaire (
   -- Eligibility questionnaires as taken; reasons and answers are JSON.
   id TEXT NOT NULL,
@@ -291,18 +272,6 @@ CREATE TABLE activity_summary (
   PRIMARY KEY (account_id, id)
 ) STRICT;
 CREATE INDEX activity_summary_date ON activity_summary(account_id, date);
-
-CREATE TABLE goal (
-  -- Goals for steps and distances (metres).
-  id TEXT NOT NULL,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  type TEXT NOT NULL CHECK (type IN ('steps', 'walking-distance', 'running-distance')),
-  target REAL NOT NULL CHECK (target > 0),
-  title TEXT,
-  description TEXT,
-  reward TEXT,
-  PRIMARY KEY (account_id, id)
-) STRICT;
 
 CREATE TABLE area_watch (
   -- Watched places (synced).
@@ -377,57 +346,6 @@ CREATE TABLE dose (
   PRIMARY KEY (account_id, id)
 ) STRICT;
 CREATE INDEX dose_account_medication ON dose(account_id, medication_id, scheduled_at);
-
-CREATE TABLE donation (
-  -- Appointments, completed donations and cancelled appointments.
-  id TEXT NOT NULL,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  kind TEXT NOT NULL CHECK (kind IN ('whole-blood', 'plasma', 'platelets', 'double-red')),
-  status TEXT NOT NULL CHECK (status IN ('scheduled', 'completed', 'cancelled')),
-  scheduled_at TEXT,
-  completed_at TEXT,
-  place TEXT NOT NULL,
-  notes TEXT,
-  updated_at TEXT NOT NULL,
-  hb_g_dl REAL,
-  ferritin_ng_ml REAL,
-  bp_systolic INTEGER,
-  bp_diastolic INTEGER,
-  pulse_bpm INTEGER,
-  PRIMARY KEY (account_id, id),
-  CHECK (status <> 'completed' OR completed_at IS NOT NULL),
-  CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)
-) STRICT;
-CREATE INDEX donation_account_date ON donation(account_id, coalesce(completed_at, scheduled_at) DESC, id);
-
-CREATE TABLE cycle_note (
-  -- What a person noted about a day of the cycle. The id is the day, so devices noting one day write one record.
-  id TEXT NOT NULL,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  date TEXT NOT NULL,
-  flow TEXT CHECK (flow IN ('spotting', 'light', 'medium', 'heavy')),
-  temperature REAL,
-  temperature_time TEXT,
-  temperature_excluded INTEGER NOT NULL DEFAULT 0 CHECK (temperature_excluded IN (0, 1)),
-  mucus TEXT CHECK (mucus IN ('dry', 'moist', 'sticky', 'creamy', 'eggwhite')),
-  pain TEXT,
-  mood TEXT,
-  sex TEXT CHECK (sex IN ('protected', 'unprotected')),
-  text TEXT,
-  PRIMARY KEY (account_id, id)
-) STRICT, WITHOUT ROWID;
-CREATE INDEX cycle_note_account_date ON cycle_note(account_id, date);
-
-CREATE TABLE cycle_pause (
-  -- Stretches without predictions (pregnancy, contraception, ...); an open one has no end.
-  id TEXT NOT NULL,
-  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
-  start TEXT NOT NULL,
-  "end" TEXT,
-  reason TEXT NOT NULL CHECK (reason IN ('pregnancy', 'breastfeeding', 'contraception', 'other')),
-  PRIMARY KEY (account_id, id),
-  CHECK ("end" IS NULL OR "end" >= start)
-) STRICT;
 
 CREATE TABLE period (
   -- Logged periods; an ongoing one has no end.
@@ -521,3 +439,85 @@ CREATE TABLE lab_result (
   PRIMARY KEY (account_id, id)
 ) STRICT;
 CREATE INDEX lab_result_test_at ON lab_result(account_id, test, at);
+
+CREATE TABLE profile (
+  -- One per account; its id is derived from the email, so every device of a user has the same one.
+  -- avatar_sha256 points at blob(account_id, sha256) but is no foreign key: synced rows may
+  -- arrive in any order.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL UNIQUE REFERENCES account(id) ON DELETE CASCADE,
+  name TEXT,
+  surname TEXT,
+  abo TEXT CHECK (abo = 'A' OR abo = 'B' OR abo = 'AB' OR abo = 'O'),
+  rhesus TEXT CHECK (rhesus IN ('+', '-')),
+  sex TEXT CHECK (sex IN ('female', 'male')),
+  birth_date TEXT,
+  weight_kg REAL CHECK (weight_kg > 0),
+  region TEXT NOT NULL DEFAULT 'de' CHECK (region = 'de' OR region = 'us' OR region = 'uk'),
+  avatar_sha256 TEXT,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (account_id, id)
+) STRICT;
+
+CREATE TABLE goal (
+  -- Goals for steps and distances (metres).
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  type TEXT NOT NULL CHECK (type = 'steps' OR type = 'walking-distance' OR type = 'running-distance'),
+  target REAL NOT NULL CHECK (target > 0),
+  title TEXT,
+  description TEXT,
+  reward TEXT,
+  PRIMARY KEY (account_id, id)
+) STRICT;
+
+CREATE TABLE donation (
+  -- Appointments, completed donations and cancelled appointments.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind = 'whole-blood' OR kind = 'plasma' OR kind = 'platelets' OR kind = 'double-red'),
+  status TEXT NOT NULL CHECK (status = 'scheduled' OR status = 'completed' OR status = 'cancelled'),
+  scheduled_at TEXT,
+  completed_at TEXT,
+  place TEXT NOT NULL,
+  notes TEXT,
+  updated_at TEXT NOT NULL,
+  hb_g_dl REAL,
+  ferritin_ng_ml REAL,
+  bp_systolic INTEGER,
+  bp_diastolic INTEGER,
+  pulse_bpm INTEGER,
+  PRIMARY KEY (account_id, id),
+  CHECK (status <> 'completed' OR completed_at IS NOT NULL),
+  CHECK (status <> 'scheduled' OR scheduled_at IS NOT NULL)
+) STRICT;
+CREATE INDEX donation_account_date ON donation(account_id, coalesce(completed_at, scheduled_at) DESC, id);
+
+CREATE TABLE cycle_note (
+  -- What a person noted about a day of the cycle. The id is the day, so devices noting one day write one record.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  date TEXT NOT NULL,
+  flow TEXT CHECK (flow = 'spotting' OR flow = 'light' OR flow = 'medium' OR flow = 'heavy'),
+  temperature REAL,
+  temperature_time TEXT,
+  temperature_excluded INTEGER NOT NULL DEFAULT 0 CHECK (temperature_excluded IN (0, 1)),
+  mucus TEXT CHECK (mucus = 'dry' OR mucus = 'moist' OR mucus = 'sticky' OR mucus = 'creamy' OR mucus = 'eggwhite'),
+  pain TEXT,
+  mood TEXT,
+  sex TEXT CHECK (sex IN ('protected', 'unprotected')),
+  text TEXT,
+  PRIMARY KEY (account_id, id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX cycle_note_account_date ON cycle_note(account_id, date);
+
+CREATE TABLE cycle_pause (
+  -- Stretches without predictions (pregnancy, contraception, ...); an open one has no end.
+  id TEXT NOT NULL,
+  account_id TEXT NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+  start TEXT NOT NULL,
+  "end" TEXT,
+  reason TEXT NOT NULL CHECK (reason = 'pregnancy' OR reason = 'breastfeeding' OR reason = 'contraception' OR reason = 'other'),
+  PRIMARY KEY (account_id, id),
+  CHECK ("end" IS NULL OR "end" >= start)
+) STRICT;

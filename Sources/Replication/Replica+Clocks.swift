@@ -5,11 +5,18 @@ extension Replica {
   /// Field clocks are kept as `field=hlc;field=hlc`, and as `*=hlc` when every field of the
   /// dataset has the same clock (a record written in one go): cheap to read and write per row.
   func clocks(_ dataset: Dataset, _ id: String) throws -> [String: HLC] {
-    guard
-      let text = try db.scalar(
-        String.self, "SELECT clocks FROM sync_row WHERE account_id = ? AND dataset = ? AND row_id = ?", accountID,
-        dataset.name, id)
-    else { return [:] }
+    guard let text = try clocksText(dataset, id) else { return [:] }
+    return Self.clocks(dataset, text)
+  }
+
+  /// Record `id`'s clocks as `sync_row` keeps them, or nil for a record never seen here.
+  func clocksText(_ dataset: Dataset, _ id: String) throws -> String? {
+    try db.scalar(
+      String.self, "SELECT clocks FROM sync_row WHERE account_id = ? AND dataset = ? AND row_id = ?", accountID,
+      dataset.name, id)
+  }
+
+  static func clocks(_ dataset: Dataset, _ text: String) -> [String: HLC] {
     var clocks: [String: HLC] = [:]
     for pair in text.split(separator: ";") {
       let parts = pair.split(separator: "=", maxSplits: 1)

@@ -21,8 +21,10 @@ extension Replica {
   ) throws -> [Pending] {
     var entries: [Pending] = []
     var selects: [String: String] = [:]
+    var shared = SharedClock()
     // The entries of a record written at once share its id and clock: read once, kept for the run.
     var last: Pending?
+    var lastClock = ""
     try db.scanRows(
       """
       SELECT seq, dataset, row_id, field, value, hlc FROM sync_outbox WHERE account_id = ? AND seq > ?
@@ -30,22 +32,23 @@ extension Replica {
       """,
       accountID, seq, limit
     ) { row in
-      let clock = try row.text(5, sameAs: last?.hlc.description)
+      let clock = try row.text(5, sameAs: lastClock)
       let hlc: HLC
-      if let previous = last?.hlc, previous.description == clock {
+      if let previous = last?.hlc, clock == lastClock {
         hlc = previous
       } else {
         guard let read = HLC(clock) else {
           throw StorageError.typeMismatch(column: "hlc", expected: "a clock reading", sql: nil)
         }
         hlc = read
+        lastClock = clock
       }
       let entry = Pending(
         seq: try row.get(0), dataset: try row.text(1, sameAs: last?.dataset), id: try row.text(2, sameAs: last?.id),
         field: try row.get(3), value: row[4], hlc: hlc)
       last = entry
       let start = entries.count
-      try expand(entry, in: datasets, selects: &selects, into: &entries)
+      try expand(entry, in: datasets, selects: &selects, shared: &shared, into: &entries)
       return !full(entries[start...])
     }
     return entries
@@ -54,13 +57,14 @@ extension Replica {
   /// Appends an outbox entry as sent: itself, or for a whole-record entry one per field of the
   /// record (or its tombstone). `selects` keeps the query of each dataset's records, made once.
   private func expand(
-    _ entry: Pending, in datasets: [Dataset], selects: inout [String: String], into expanded: inout [Pending]
+    _ entry: Pending, in datasets: [Dataset], selects: inout [String: String], shared: inout SharedClock,
+    into expanded: inout [Pending]
   ) throws {
     guard entry.field == "*", let dataset = datasets.named(entry.dataset) else {
       expanded.append(entry)
       return
     }
-    let clocks = try self.clocks(dataset, entry.id)
+    let text = try clocksText(dataset, entry.id)
     let select: String
     if let known = selects[dataset.name] {
       select = known
@@ -69,9 +73,17 @@ extension Replica {
       select = "SELECT \(columns) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?"
       selects[dataset.name] = select
     }
-    guard
-      let values = try db.queryFirst(select, entry.id, accountID, row: { row in (0..<row.count).map { row[$0] } })
-    else {
+    let values = try db.queryFirst(select, entry.id, accountID, row: { row in (0..<row.count).map { row[$0] } })
+    if let values, let text, let hlc = shared.reading(text) {
+      // Written whole and never since (an import): every field has the one clock.
+      for (field, value) in zip(dataset.fields, values) {
+        expanded.append(
+          Pending(seq: entry.seq, dataset: entry.dataset, id: entry.id, field: field, value: value, hlc: hlc))
+      }
+      return
+    }
+    let clocks = text.map { Self.clocks(dataset, $0) } ?? [:]
+    guard let values else {
       // Deleted: the tombstone travels (requeued records include deleted ones; a record
       // forgotten as a cache has no tombstone and is not sent).
       guard let state = FieldMerge.deletion(in: clocks), state.kind != .restored else { return }
@@ -92,6 +104,23 @@ extension Replica {
         Pending(
           seq: entry.seq, dataset: entry.dataset, id: entry.id, field: field, value: value,
           hlc: clocks[field] ?? entry.hlc))
+    }
+  }
+
+  /// The clock of a record whose fields all have one (`*=hlc`, nothing else), read once for the
+  /// many records an import stamps with the same reading.
+  struct SharedClock {
+    private var last: (text: Substring, hlc: HLC)?
+
+    mutating func reading(_ text: String) -> HLC? {
+      // Bytes, not `contains(";")`: Foundation's substring search through NSString cost more
+      // than the rest of reading the record.
+      guard text.hasPrefix("*="), !text.utf8.contains(UInt8(ascii: ";")) else { return nil }
+      let clock = text.dropFirst(2)
+      if let last, last.text == clock { return last.hlc }
+      guard let hlc = HLC(String(clock)) else { return nil }
+      last = (clock, hlc)
+      return hlc
     }
   }
 

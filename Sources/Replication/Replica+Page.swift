@@ -129,12 +129,21 @@ extension Replica {
     throws
   {
     guard !records.isEmpty else { return }
-    var groups: [[String]: [Int]] = [:]
     // In id order, as a sweep through the keys of the table and of `sync_row`: ids are random,
     // and a page inserted as it came touches a random page of each index per record.
     let ids = records.map(\.id)
     let byID = ids.indices.sorted { ids[$0] < ids[$1] }
-    for index in byID { groups[records[index].winners.keys.sorted(), default: []].append(index) }
+    // Records with the same fields go in one statement: grouped by which of the dataset's fields
+    // each has (a set of positions, cheap to hash), their names sorted once per group.
+    var sets: [[Bool]: [Int]] = [:]
+    for index in byID {
+      var has = [Bool](repeating: false, count: dataset.fields.count)
+      for field in records[index].winners.keys { has[dataset.fieldIndex[field]!] = true }
+      sets[has, default: []].append(index)
+    }
+    let groups = sets.map { has, indexes in
+      (dataset.fields.indices.filter { has[$0] }.map { dataset.fields[$0] }.sorted(), indexes)
+    }
     let stamp = dataset.stamp.map { [$0] } ?? []
     let chunk = 64
     var inserted = [Bool](repeating: false, count: records.count)

@@ -110,12 +110,7 @@ public struct Replica {
   /// may leave some of the records written there, for the caller to roll back.
   public func insertNew(_ dataset: Dataset, _ records: [(id: String, values: [DatabaseValue])]) throws -> Int {
     guard !records.isEmpty else { return 0 }
-    for record in records {
-      try Self.checkSizes(dataset, zip(dataset.fields, record.values))
-      if let fault = dataset.fault(inOrder: record.values) {
-        throw ReplicaError.invalid(dataset: dataset.name, id: record.id, field: fault.field, reason: fault.reason)
-      }
-    }
+    try Self.check(dataset, records)
     // Inside an import's transaction, a failure here fails the whole import.
     return try db.transactionOrPart { db in
       let clock = try tick()

@@ -191,7 +191,12 @@ public struct Row {
   public func text(_ index: Int, sameAs previous: String?) throws -> String {
     if var previous {
       let same = withUTF8(index) { bytes in
-        bytes.map { bytes in previous.withUTF8 { $0.elementsEqual(bytes) } } ?? false
+        bytes.map { bytes in
+          previous.withUTF8 { text in
+            text.count == bytes.count
+              && (text.isEmpty || memcmp(text.baseAddress!, bytes.baseAddress!, text.count) == 0)
+          }
+        } ?? false
       }
       if same { return previous }
     }

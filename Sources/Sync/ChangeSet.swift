@@ -219,19 +219,19 @@ extension WireChange {
     var parsed: [String: (value: DatabaseValue, hlc: HLC)] = [:]
     parsed.reserveCapacity(fields.count)
     // The fields of a record written at once share a clock: its text is read once.
-    var last: HLC?
+    var last: (text: String, hlc: HLC)?
     for (name, field) in fields {
       // account_id is every synced table's local owner column: no device may be sent one.
       guard name == FieldMerge.deleted || (Self.isName(name) && name != "account_id") else {
         throw ChangeSetError.badFieldName(dataset: dataset, field: name)
       }
       let hlc: HLC
-      if let last, last.description == field.hlc {
-        hlc = last
+      if let last, last.text == field.hlc {
+        hlc = last.hlc
       } else {
         guard let read = HLC(field.hlc) else { throw ChangeSetError.badClock(field.hlc) }
         guard read.date.timeIntervalSince(now) <= maxSkew else { throw ChangeSetError.clockAhead(field.hlc) }
-        (hlc, last) = (read, read)
+        (hlc, last) = (read, (field.hlc, read))
       }
       if case .string(let text) = field.value, text.utf8.count > maxValueBytes {
         throw ChangeSetError.valueTooLarge(

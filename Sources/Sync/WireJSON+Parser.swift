@@ -28,7 +28,9 @@ extension JSONScanner {
   }
 
   mutating func fields() throws -> [String: WireField] {
-    var fields: [String: WireField] = [:]
+    // Room for a whole record's fields at once: grown from empty, the dictionary was hashed
+    // anew four times for each record of a page.
+    var fields: [String: WireField] = Dictionary(minimumCapacity: 16)
     // The fields of a record written at once share one clock.
     var last: String?
     try members { p, name in

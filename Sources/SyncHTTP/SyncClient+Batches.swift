@@ -129,6 +129,8 @@ extension SyncClient {
     var changes: [WireChange] = []
     var positions: [String: Int] = [:]
     var last: Int?
+    // The fields of a record written at once share a clock: its text is made once.
+    var clock: (hlc: HLC, text: String)?
     for entry in pending {
       // The entries of a record mostly follow each other: the one before is tried first.
       let position: Int
@@ -141,11 +143,13 @@ extension SyncClient {
         } else {
           position = changes.count
           positions[key] = position
-          changes.append(WireChange(dataset: entry.dataset, id: entry.id, fields: [:]))
+          // Room for a whole record: grown from empty, its fields were hashed again four times.
+          changes.append(WireChange(dataset: entry.dataset, id: entry.id, fields: Dictionary(minimumCapacity: 16)))
         }
       }
       last = position
-      changes[position].fields[entry.field] = WireField(value: WireValue(entry.value), hlc: entry.hlc.description)
+      if clock?.hlc != entry.hlc { clock = (entry.hlc, entry.hlc.description) }
+      changes[position].fields[entry.field] = WireField(value: WireValue(entry.value), hlc: clock!.text)
     }
     return changes
   }

@@ -8,6 +8,9 @@ import Testing
   static let samples = [
     "plain", "", "quote \" and \\ backslash", "line\nbreak\ttab\rreturn", "\u{0}\u{1}\u{1f}", "line\u{2028}separator",
     "paragraph\u{2029}separator", "en – dash, € and … (E2 lead bytes)", "emoji 🩸 and ümlaut", "\u{e2}\u{80}",
+    // Longer than a word of eight bytes, each kind of byte in the first word, the second, the tail.
+    "eight by", "plain text longer than a word or two", "\"1234567 then plain", "0123456\\ then plain",
+    "01234567\u{1f}89abcdef", "0123456789abcdef\"", "0123456\u{2028}x", "0123456789ab\u{7f}\u{80}ÿ plain",
   ]
 
   @Test(arguments: samples) func theWriterAndTheWireEscapeAlike(_ text: String) throws {

@@ -22,4 +22,17 @@ import Testing
   func noDefaultWhereThereIsNone(definition: String) {
     #expect(Dataset.defaultValue(definition) == nil)
   }
+
+  /// An instant's year is its year in UTC: text written with an offset can fall in the year
+  /// before or after the one it shows.
+  @Test(arguments: [
+    ("2200-12-31T23:59:59.000Z", true), ("2201-01-01T00:00:00.000Z", false),
+    ("2201-01-01T00:30:00+01:00", true), ("2200-12-31T23:30:00-01:00", false),
+    ("1900-01-01T00:00:00.000Z", true), ("1899-12-31T23:59:59.999Z", false),
+    ("1899-12-31T23:30:00-01:00", true), ("1900-01-01T00:30:00+01:00", false),
+    ("2026-02-29T10:00:00.000Z", false), ("2024-02-29T10:00:00.000Z", true),
+  ])
+  func anInstantIsInItsYearsInUTC(text: String, inside: Bool) {
+    #expect((FieldRule.instant(years: 1900...2200).fault(.text(text)) == nil) == inside, "\(text)")
+  }
 }

@@ -34,4 +34,31 @@ import Testing
     let rest = try replica.pending(limit: 1000, after: some.last!.seq, in: VitalSchema.datasets)
     #expect(rest.map(\.id) == all.dropFirst(some.count).map(\.id))
   }
+
+  /// Imported records share one clock (`*=hlc`); one edited since has a clock of its own for the
+  /// field it changed, and its other fields keep the import's.
+  @Test func aRecordEditedAfterItsImportSendsEachFieldWithItsClock() throws {
+    let account = try TestAccount()
+    let replica = Replica(
+      db: account.db, accountID: account.account.id, now: Date(timeIntervalSince1970: 1_790_000_000))
+    let records = ["r1", "r2"].map { id -> (id: String, values: [DatabaseValue]) in
+      let values: [String: DatabaseValue] = [
+        "kind": .text("plasma"), "status": .text("completed"), "completed_at": .text("2026-01-01T10:00:00.000Z"),
+        "place": .text("Centre"),
+      ]
+      return (id, Dataset.donation.fields.map { values[$0] ?? .null })
+    }
+    #expect(try account.db.transaction { _ in try replica.insertNew(.donation, records) } == 2)
+    let later = Replica(db: account.db, accountID: account.account.id, now: Date(timeIntervalSince1970: 1_790_000_060))
+    try later.write(.donation, id: "r2", ["place": .text("Elsewhere")])
+
+    let pending = try replica.pending(limit: 1000, in: VitalSchema.datasets)
+    let imported = Set(pending.filter { $0.id == "r1" }.map(\.hlc))
+    #expect(imported.count == 1, "every field of an untouched import has its one clock")
+    let edited = pending.filter { $0.id == "r2" && $0.seq == pending.first { $0.id == "r2" }!.seq }
+    #expect(edited.count == Dataset.donation.fields.count)
+    #expect(edited.first { $0.field == "place" }?.value == .text("Elsewhere"))
+    #expect(edited.first { $0.field == "place" }!.hlc > imported.first!)
+    #expect(edited.filter { $0.field != "place" }.allSatisfy { $0.hlc == imported.first! })
+  }
 }

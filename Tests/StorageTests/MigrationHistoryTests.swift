@@ -135,10 +135,11 @@ import Testing
     return inserted
   }
 
-  /// The first value of `CHECK (column IN (a, b, ...))` in a table's SQL.
+  /// The first value of `CHECK (column IN (a, b, ...))` or `CHECK (column = a OR ...)` in a
+  /// table's SQL.
   static func firstChoice(of column: String, in sql: String) -> DatabaseValue? {
-    guard let range = sql.range(of: "CHECK (\(column) IN (") else { return nil }
-    let first = sql[range.upperBound...].prefix { $0 != "," && $0 != ")" }.trimmingCharacters(in: .whitespaces)
+    guard let range = sql.range(of: "CHECK (\(column) IN (") ?? sql.range(of: "CHECK (\(column) = ") else { return nil }
+    let first = sql[range.upperBound...].prefix { $0 != "," && $0 != ")" && $0 != " " }
     if first.hasPrefix("'") { return .text(String(first.dropFirst().dropLast())) }
     return Int64(first).map(DatabaseValue.integer)
   }

@@ -46,6 +46,21 @@ import Testing
     #expect(written == built, "schema.sql is out of date: run scripts/update-schema")
   }
 
+  /// SQLite 3.40 checks `x IN (a, b, c)` in a CHECK against a table it builds again for each row
+  /// written (`x IN (a, b)` as two comparisons): two such checks doubled a donation's insert.
+  /// Longer choices are written `x = a OR x = b OR ...` (`RecordShape.Column.oneOf`).
+  @Test func noCheckListsMoreThanTwoChoices() throws {
+    let db = try Database.inMemory()
+    try VitalSchema.migrator.migrate(db)
+    var long: [String] = []
+    try db.forEachRow("SELECT name FROM sqlite_schema WHERE type = 'table' AND sql IS NOT NULL") { row in
+      let table = try row.get(0, as: String.self)
+      let plan = try db.query("EXPLAIN INSERT INTO \"\(table)\" DEFAULT VALUES") { try $0.get(1, as: String.self) }
+      if plan.contains("OpenEphemeral") { long.append(table) }
+    }
+    #expect(long.isEmpty, "these tables check a list of choices by a table built for each row: \(long)")
+  }
+
   /// What the file says builds the same schema: it is SQL a person can run, not only read.
   @Test func schemaSQLRunsAndBuildsTheSameTables() throws {
     let db = try Database.inMemory()
