@@ -64,7 +64,7 @@ extension Replica {
       expanded.append(entry)
       return
     }
-    let text = try clocksText(dataset, entry.id)
+    let text = try storedClocks(dataset, entry.id)
     let select: String
     if let known = selects[dataset.name] {
       select = known
@@ -82,7 +82,7 @@ extension Replica {
       }
       return
     }
-    let clocks = text.map { Self.clocks(dataset, $0) } ?? [:]
+    let clocks = text.map { Self.clocks(of: dataset, from: $0) } ?? [:]
     guard let values else {
       // Deleted: the tombstone travels (requeued records include deleted ones; a record
       // forgotten as a cache has no tombstone and is not sent).
@@ -104,23 +104,6 @@ extension Replica {
         Pending(
           seq: entry.seq, dataset: entry.dataset, id: entry.id, field: field, value: value,
           hlc: clocks[field] ?? entry.hlc))
-    }
-  }
-
-  /// The clock of a record whose fields all have one (`*=hlc`, nothing else), read once for the
-  /// many records an import stamps with the same reading.
-  struct SharedClock {
-    private var last: (text: Substring, hlc: HLC)?
-
-    mutating func reading(_ text: String) -> HLC? {
-      // Bytes, not `contains(";")`: Foundation's substring search through NSString cost more
-      // than the rest of reading the record.
-      guard text.hasPrefix("*="), !text.utf8.contains(UInt8(ascii: ";")) else { return nil }
-      let clock = text.dropFirst(2)
-      if let last, last.text == clock { return last.hlc }
-      guard let hlc = HLC(String(clock)) else { return nil }
-      last = (clock, hlc)
-      return hlc
     }
   }
 
