@@ -57,6 +57,66 @@ public struct JSONScanner {
     }
   }
 
+  /// `members`, each key handed as its bytes: a reader that only compares keys (`is(_:_:)`),
+  /// or makes one String of a key that repeats (`string(_:sameAs:)`), makes no String for
+  /// each. A key with escapes is handed decoded.
+  public mutating func rawMembers(_ body: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    skipSpace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw Malformed() }
+    index += 1
+    skipSpace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+      index += 1
+      return
+    }
+    while true {
+      skipSpace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Malformed() }
+      let start = index + 1
+      var end = start
+      while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+        end += 1
+      }
+      if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+        index = end + 1
+        try expect(UInt8(ascii: ":"))
+        try body(&self, UnsafeBufferPointer(rebasing: bytes[start..<end]))
+      } else {
+        var key = try string()
+        try expect(UInt8(ascii: ":"))
+        try key.withUTF8 { key in try body(&self, key) }
+      }
+      skipSpace()
+      guard index < bytes.count else { throw Malformed() }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+        continue
+      }
+      if bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        return
+      }
+      throw Malformed()
+    }
+  }
+
+  /// Whether a key's bytes (`rawMembers`) are `word`.
+  public static func `is`(_ key: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+    key.count == word.utf8CodeUnitCount && (key.isEmpty || memcmp(key.baseAddress!, word.utf8Start, key.count) == 0)
+  }
+
+  /// The key's bytes (`rawMembers`) as a String: `previous` itself when they are its bytes (the
+  /// same field names come in every record).
+  public static func string(_ key: UnsafeBufferPointer<UInt8>, sameAs previous: String?) -> String {
+    if var previous {
+      let same = previous.withUTF8 { text in
+        text.count == key.count && (key.isEmpty || memcmp(text.baseAddress!, key.baseAddress!, key.count) == 0)
+      }
+      if same { return previous }
+    }
+    return String(decoding: key, as: UTF8.self)
+  }
+
   /// Calls `body` for each element of an array.
   public mutating func elements(_ body: (inout JSONScanner) throws -> Void) throws {
     skipSpace()
@@ -84,7 +144,11 @@ public struct JSONScanner {
   }
 
   public mutating func skipSpace() {
-    while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+    while index < bytes.count {
+      let b = bytes[index]
+      guard b <= 0x20, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
+      index += 1
+    }
   }
 
   public mutating func expect(_ byte: UInt8) throws {

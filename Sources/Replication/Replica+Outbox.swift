@@ -20,15 +20,19 @@ extension Replica {
     limit: Int, after seq: Int64 = 0, in datasets: [Dataset], until full: (ArraySlice<Pending>) -> Bool = { _ in false }
   ) throws -> [Pending] {
     var entries: [Pending] = []
-    var selects: [String: String] = [:]
+    var selects: [String: Statement] = [:]
     var shared = SharedClock()
     // The entries of a record written at once share its id and clock: read once, kept for the run.
     var last: Pending?
     var lastClock = ""
+    // A whole record's clocks come with its entry: one lookup in the same statement, not a
+    // query of their own.
     try db.scanRows(
       """
-      SELECT seq, dataset, row_id, field, value, hlc FROM sync_outbox WHERE account_id = ? AND seq > ?
-      ORDER BY seq LIMIT ?
+      SELECT o.seq, o.dataset, o.row_id, o.field, o.value, o.hlc, r.clocks FROM sync_outbox o
+      LEFT JOIN sync_row r ON o.field = '*' AND r.account_id = o.account_id AND r.dataset = o.dataset
+        AND r.row_id = o.row_id
+      WHERE o.account_id = ? AND o.seq > ? ORDER BY o.seq LIMIT ?
       """,
       accountID, seq, limit
     ) { row in
@@ -48,32 +52,38 @@ extension Replica {
         field: try row.get(3), value: row[4], hlc: hlc)
       last = entry
       let start = entries.count
-      try expand(entry, in: datasets, selects: &selects, shared: &shared, into: &entries)
+      try expand(
+        entry, clocks: try row.get(6, as: String?.self), in: datasets, selects: &selects, shared: &shared,
+        into: &entries)
       return !full(entries[start...])
     }
     return entries
   }
 
   /// Appends an outbox entry as sent: itself, or for a whole-record entry one per field of the
-  /// record (or its tombstone). `selects` keeps the query of each dataset's records, made once.
+  /// record (or its tombstone), given its stored clocks. `selects` keeps the statement that
+  /// reads each dataset's records, prepared once and bound per record.
   private func expand(
-    _ entry: Pending, in datasets: [Dataset], selects: inout [String: String], shared: inout SharedClock,
-    into expanded: inout [Pending]
+    _ entry: Pending, clocks text: String?, in datasets: [Dataset], selects: inout [String: Statement],
+    shared: inout SharedClock, into expanded: inout [Pending]
   ) throws {
     guard entry.field == "*", let dataset = datasets.named(entry.dataset) else {
       expanded.append(entry)
       return
     }
-    let text = try storedClocks(dataset, entry.id)
-    let select: String
+    let select: Statement
     if let known = selects[dataset.name] {
       select = known
     } else {
       let columns = dataset.fields.map { "\"\($0)\"" }.joined(separator: ", ")
-      select = "SELECT \(columns) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?"
+      select = try db.statement(
+        "SELECT \(columns) FROM \(dataset.table) WHERE \(dataset.key) = ? AND account_id = ?")
+      try select.bind(.text(accountID), at: 2)
       selects[dataset.name] = select
     }
-    let values = try db.queryFirst(select, entry.id, accountID, row: { row in (0..<row.count).map { row[$0] } })
+    try select.bind(.text(entry.id), at: 1)
+    let values = try select.step() ? (0..<select.row.count).map { select.row[$0] } : nil
+    select.reset()
     if let values, let text, let hlc = shared.reading(text) {
       // Written whole and never since (an import): every field has the one clock.
       for (field, value) in zip(dataset.fields, values) {

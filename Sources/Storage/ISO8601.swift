@@ -47,8 +47,8 @@ public enum ISO8601 {
         }
         i += width
       }
-      func put(_ byte: Character) {
-        out[i] = byte.asciiValue!
+      func put(_ byte: Unicode.Scalar) {
+        out[i] = UInt8(ascii: byte)
         i += 1
       }
       if y < 0 || y > 9999 {

@@ -3,23 +3,24 @@ import Foundation
 
 /// What a sync page holds beyond plain JSON: changes and their fields.
 extension JSONScanner {
-  mutating func change() throws -> WireChange {
+  /// A change; `names` are the field names of the change before, kept for the next (each
+  /// record of a page names the same fields, and they are then read without making Strings).
+  mutating func change(names: inout [String]) throws -> WireChange {
     var dataset: String?
     var id: String?
     var fields: [String: WireField] = [:]
     var sawFields = false
-    try members { p, key in
-      switch key {
-      case "dataset":
+    try rawMembers { p, key in
+      if JSONScanner.is(key, "dataset") {
         guard case .string(let text) = try p.value() else { throw Malformed() }
         dataset = text
-      case "id":
+      } else if JSONScanner.is(key, "id") {
         guard case .string(let text) = try p.value() else { throw Malformed() }
         id = text
-      case "fields":
-        fields = try p.fields()
+      } else if JSONScanner.is(key, "fields") {
+        fields = try p.fields(names: &names)
         sawFields = true
-      default:
+      } else {
         _ = try p.value()
       }
     }
@@ -27,29 +28,33 @@ extension JSONScanner {
     return WireChange(dataset: dataset, id: id, fields: fields)
   }
 
-  mutating func fields() throws -> [String: WireField] {
+  mutating func fields(names: inout [String]) throws -> [String: WireField] {
     // Room for a whole record's fields at once: grown from empty, the dictionary was hashed
     // anew four times for each record of a page.
     var fields: [String: WireField] = Dictionary(minimumCapacity: 16)
     // The fields of a record written at once share one clock.
     var last: String?
-    try members { p, name in
+    var position = 0
+    try rawMembers { p, key in
+      let name = JSONScanner.string(key, sameAs: position < names.count ? names[position] : nil)
+      if position < names.count { names[position] = name } else { names.append(name) }
+      position += 1
       var value: WireValue?
       var hlc: String?
-      try p.members { p, key in
-        if key == "hlc" {
+      try p.rawMembers { p, key in
+        if JSONScanner.is(key, "hlc") {
           hlc = try p.string(sameAs: last)
           return
         }
         let node = try p.value()
-        switch (key, node) {
-        case ("value", .null): value = .null
-        case ("value", .bool(let b)): value = .bool(b)
-        case ("value", .int(let i)): value = .int(i)
-        case ("value", .double(let d)): value = .double(d)
-        case ("value", .string(let text)): value = .string(text)
-        case ("value", _): throw Malformed()
-        default: break
+        guard JSONScanner.is(key, "value") else { return }
+        switch node {
+        case .null: value = .null
+        case .bool(let b): value = .bool(b)
+        case .int(let i): value = .int(i)
+        case .double(let d): value = .double(d)
+        case .string(let text): value = .string(text)
+        default: throw Malformed()
         }
       }
       guard let value, let hlc else { throw Malformed() }

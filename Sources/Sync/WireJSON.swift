@@ -19,7 +19,8 @@ public enum WireJSON {
         switch key {
         case "changes":
           var list: [WireChange] = []
-          try p.elements { p in list.append(try p.change()) }
+          var names: [String] = []
+          try p.elements { p in list.append(try p.change(names: &names)) }
           changes = list
         case "since":
           switch try p.value() {
@@ -48,7 +49,8 @@ public enum WireJSON {
     var text = text
     return try text.withUTF8 { bytes in
       var p = JSONScanner(bytes: bytes)
-      let fields = try p.fields()
+      var names: [String] = []
+      let fields = try p.fields(names: &names)
       p.skipSpace()
       guard p.index == p.bytes.count else { throw Malformed() }
       return fields
@@ -111,11 +113,20 @@ public enum WireJSON {
   /// Appends fields as a JSON object, keys sorted.
   public static func append(_ fields: [String: WireField], to out: inout [UInt8]) {
     out.append(UInt8(ascii: "{"))
+    // The fields of a record written at once share one clock's text: quoted once, then copied.
+    var clock: (text: String, quoted: [UInt8])?
     for (i, (name, field)) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
       if i > 0 { out.append(UInt8(ascii: ",")) }
       JSONText.appendQuoted(name, to: &out)
       out += hlcKey
-      JSONText.appendQuoted(field.hlc, to: &out)
+      if let clock, clock.text == field.hlc {
+        out += clock.quoted
+      } else {
+        let start = out.count
+        JSONText.appendQuoted(field.hlc, to: &out)
+        // A copy: a slice would share `out`'s storage, and the next append would copy all of it.
+        clock = (field.hlc, Array(out[start...]))
+      }
       out += valueKey
       switch field.value {
       case .null: out.append(contentsOf: "null".utf8)
@@ -146,7 +157,8 @@ public enum WireJSON {
       try p.members { p, key in
         switch key {
         case "changes":
-          try p.elements { p in changes.append(try p.change()) }
+          var names: [String] = []
+          try p.elements { p in changes.append(try p.change(names: &names)) }
         case "cursor":
           guard case .string(let text) = try p.value() else { throw Malformed() }
           cursor = text

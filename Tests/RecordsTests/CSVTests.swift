@@ -29,6 +29,16 @@ import Testing
     #expect(parsed.map(\.fields) == [["a", "b"], ["1", "2"]])
   }
 
+  /// The reader makes a field from its bytes in place, and copies only one with doubled quotes.
+  @Test func doubledQuotesEmptyFieldsAndEveryLineEnding() throws {
+    let text = "\"a\"\"b\"\"c\",\"\"\"\",\"\",,x\r\n\"one\r\ntwo\",\"é, ü\"\rlast,\"\"\"end\"\"\""
+    let parsed = try CSV.parse(Data(text.utf8))
+    #expect(parsed.map(\.fields) == [["a\"b\"c", "\"", "", "", "x"], ["one\r\ntwo", "é, ü"], ["last", "\"end\""]])
+    #expect(parsed.map(\.line) == [1, 2, 4])
+    #expect(throws: CSV.ParseError.textAfterQuote(line: 1)) { try CSV.parse(Data("a,b\"c\n".utf8)) }
+    #expect(throws: CSV.ParseError.unbalancedQuote(line: 1)) { try CSV.parse(Data("a,\"b\"\"".utf8)) }
+  }
+
   @Test func anUnclosedQuoteNamesTheLineItStartsOn() {
     #expect(throws: CSV.ParseError.unbalancedQuote(line: 3)) {
       try CSV.parse(Data("a,b\n1,2\n3,\"open\nstill open\n".utf8))

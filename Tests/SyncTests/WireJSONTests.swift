@@ -100,6 +100,31 @@ import Testing
     #expect(try WireJSON.fields(text) == expected)
   }
 
+  /// Keys are compared as bytes and field names kept from the record before: a key written with
+  /// escapes reads as what it decodes to, and a name at the same place as the record before's
+  /// but different is read as itself.
+  @Test func keysWithEscapesAndNamesThatChangeFromRecordToRecord() throws {
+    let text = #"""
+      {"accepted":0,"changes":[
+      {"dataset":"d","id":"1","fields":{"a":{"hlc":"h","value":1},"b":{"hlc":"h","value":2}}},
+      {"dataset":"d","id":"2","fields":{"a":{"hlc":"h","value":3},"bb":{"hlc":"h","value":4},"c":{"value":5,"hlc":"h"}}},
+      {"\u0064ataset":"d","i\u0064":"3","fields":{"\u0061":{"\u0068lc":"h","valu\u0065":6},"b\"q":{"hlc":"h","value":7}}},
+      {"dataset":"d","id":"4","fields":{}}],"cursor":"c","has_more":false}
+      """#
+    let changes = try WireJSON.syncResponse(Data(text.utf8)).changes
+    #expect(changes.map(\.id) == ["1", "2", "3", "4"])
+    #expect(
+      changes.map { $0.fields.mapValues(\.value) } == [
+        ["a": .int(1), "b": .int(2)], ["a": .int(3), "bb": .int(4), "c": .int(5)], ["a": .int(6), "b\"q": .int(7)], [:],
+      ])
+    #expect(throws: (any Error).self) {
+      try WireJSON.syncResponse(
+        Data(
+          #"{"changes":[{"dataset":"d","id":"1","fields":{"a":{"hlc":"h","value":[1]}}}],"cursor":"c","has_more":false}"#
+            .utf8))
+    }
+  }
+
   @Test func aClockThatIsNotTextIsRefusedAfterOneThatIs() {
     #expect(throws: WireJSON.Malformed.self) {
       _ = try WireJSON.fields(#"{"a":{"hlc":"c1","value":1},"b":{"hlc":1,"value":2}}"#)

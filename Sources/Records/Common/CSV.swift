@@ -47,7 +47,7 @@ public enum CSV {
     let parsed = try ranges.concurrentMap { piece in
       Result { () throws(ParseError) -> [Record] in
         let part = text[piece.range]
-        guard String(validating: part, as: UTF8.self) != nil else { throw ParseError.notUTF8 }
+        guard isASCII(part) || String(validating: part, as: UTF8.self) != nil else { throw ParseError.notUTF8 }
         return try parse(part, firstLine: piece.firstLine)
       }
     }
@@ -55,6 +55,24 @@ public enum CSV {
       throw ParseError.notUTF8
     }
     return try parsed.map { try $0.get() }
+  }
+
+  /// Whether every byte is ASCII, read eight at a time: most files are, and then need no
+  /// copy into a string to be known as UTF-8.
+  static func isASCII(_ bytes: ArraySlice<UInt8>) -> Bool {
+    bytes.withUnsafeBytes { raw in
+      var seen: UInt64 = 0
+      var i = 0
+      while i + 8 <= raw.count {
+        seen |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        i += 8
+      }
+      while i < raw.count {
+        seen |= UInt64(raw[i])
+        i += 1
+      }
+      return seen & 0x8080_8080_8080_8080 == 0
+    }
   }
 
   /// Where the parts of `bytes` start and the line each starts on. A part's start is just after
@@ -90,72 +108,79 @@ public enum CSV {
     return cuts
   }
 
-  /// The records of `bytes`, UTF-8 text that starts a record on line `firstLine`.
+  /// The records of `bytes`, UTF-8 text that starts a record on line `firstLine`. A field is
+  /// made from its bytes in place; only one with a doubled quote is copied first.
   static func parse(_ bytes: ArraySlice<UInt8>, firstLine: Int) throws(ParseError) -> [Record] {
-    var records: [Record] = []
-    var fields: [String] = []
-    var field: [UInt8] = []
-    var line = firstLine
-    var recordLine = firstLine
-    var quoted = false
-    var fieldStarted = false
-    func endField() {
-      fields.append(String(decoding: field, as: UTF8.self))
-      field.removeAll(keepingCapacity: true)
-      fieldStarted = false
-    }
-    func endRecord() {
-      endField()
-      // A blank line is no record (a trailing newline at the end of the file, say).
-      if !(fields.count == 1 && fields[0].isEmpty) { records.append(Record(line: recordLine, fields: fields)) }
-      fields.removeAll(keepingCapacity: true)
-    }
-    var i = bytes.startIndex
-    let end = bytes.endIndex
-    while i < end {
-      let b = bytes[i]
-      if quoted {
-        if b == UInt8(ascii: "\"") {
-          if i + 1 < end && bytes[i + 1] == UInt8(ascii: "\"") {
-            field.append(b)
-            i += 2
-            continue
+    let quote = UInt8(ascii: "\"")
+    let comma = UInt8(ascii: ",")
+    let lf = UInt8(ascii: "\n")
+    let cr = UInt8(ascii: "\r")
+    return try bytes.withUnsafeBufferPointer { (bytes) throws(ParseError) -> [Record] in
+      var records: [Record] = []
+      var fields: [String] = []
+      var line = firstLine
+      var recordLine = firstLine
+      let end = bytes.count
+      var i = 0
+      // Each turn reads one field and what ends it.
+      while true {
+        if i < end && bytes[i] == quote {
+          i += 1
+          var start = i
+          var unescaped: [UInt8] = []
+          var doubled = false
+          while true {
+            guard i < end else { throw ParseError.unbalancedQuote(line: recordLine) }
+            let b = bytes[i]
+            if b == quote {
+              guard i + 1 < end && bytes[i + 1] == quote else { break }
+              doubled = true
+              unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...i]))
+              i += 2
+              start = i
+              continue
+            }
+            if b == lf { line += 1 }
+            i += 1
           }
-          quoted = false
+          let rest = UnsafeBufferPointer(rebasing: bytes[start..<i])
+          if doubled {
+            unescaped.append(contentsOf: rest)
+            fields.append(String(decoding: unescaped, as: UTF8.self))
+          } else {
+            fields.append(String(decoding: rest, as: UTF8.self))
+          }
           i += 1
           // Only a separator or the end of the record may follow a closing quote.
-          if i < end, ![UInt8(ascii: ","), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[i]) {
+          if i < end && bytes[i] != comma && bytes[i] != lf && bytes[i] != cr {
             throw ParseError.textAfterQuote(line: line)
           }
-          continue
+        } else {
+          let start = i
+          while i < end {
+            let b = bytes[i]
+            if b == comma || b == lf || b == cr { break }
+            if b == quote { throw ParseError.textAfterQuote(line: line) }
+            i += 1
+          }
+          fields.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
         }
-        if b == UInt8(ascii: "\n") { line += 1 }
-        field.append(b)
+        guard i < end else { break }
+        let b = bytes[i]
         i += 1
-        continue
-      }
-      switch b {
-      case UInt8(ascii: "\""):
-        guard !fieldStarted && field.isEmpty else { throw ParseError.textAfterQuote(line: line) }
-        quoted = true
-        fieldStarted = true
-      case UInt8(ascii: ","):
-        endField()
-      case UInt8(ascii: "\r") where i + 1 < end && bytes[i + 1] == UInt8(ascii: "\n"):
-        break  // the LF that follows ends the record
-      case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-        endRecord()
+        if b == comma { continue }
+        // A record ends at LF, CRLF or a lone CR.
+        if b == cr && i < end && bytes[i] == lf { i += 1 }
+        // A blank line is no record (a trailing newline at the end of the file, say).
+        if !(fields.count == 1 && fields[0].isEmpty) { records.append(Record(line: recordLine, fields: fields)) }
+        fields.removeAll(keepingCapacity: true)
         line += 1
         recordLine = line
-      default:
-        field.append(b)
-        fieldStarted = true
+        if i == end { return records }
       }
-      i += 1
+      if !(fields.count == 1 && fields[0].isEmpty) { records.append(Record(line: recordLine, fields: fields)) }
+      return records
     }
-    if quoted { throw ParseError.unbalancedQuote(line: recordLine) }
-    if fieldStarted || !field.isEmpty || !fields.isEmpty { endRecord() }
-    return records
   }
 
   /// One field, quoted when it must be.

@@ -37,10 +37,10 @@ struct DonationCSVParser: Sendable {
     guard !f[5].allSatisfy(\.isWhitespace) else {
       throw Problem.row(line: line, "place is empty")
     }
-    for (column, text) in [("place", f[5]), ("notes", f[6])] where text.utf8.count > Replica.maxValueBytes {
+    for (column, index) in [("place", 5), ("notes", 6)] where f[index].utf8.count > Replica.maxValueBytes {
       throw Problem.row(
         line: line,
-        "\(column) holds \(Replica.describe(bytes: text.utf8.count)); a value holds at most \(Replica.describe(bytes: Replica.maxValueBytes))"
+        "\(column) holds \(Replica.describe(bytes: f[index].utf8.count)); a value holds at most \(Replica.describe(bytes: Replica.maxValueBytes))"
       )
     }
     var vitals = DonationVitals()
@@ -70,19 +70,23 @@ struct DonationCSVParser: Sendable {
   /// accepts, without making a UUID and a string back for each of many rows.
   static func canonicalUUID(_ text: String) -> String? {
     var text = text
-    let valid = text.withUTF8 { bytes -> Bool in
-      guard bytes.count == 36 else { return false }
+    // nil: not a UUID; true: one with capitals.
+    let upper = text.withUTF8 { bytes -> Bool? in
+      guard bytes.count == 36 else { return nil }
+      var upper = false
       for (i, byte) in bytes.enumerated() {
         if i == 8 || i == 13 || i == 18 || i == 23 {
-          guard byte == UInt8(ascii: "-") else { return false }
+          guard byte == UInt8(ascii: "-") else { return nil }
+        } else if (65...70).contains(byte) {
+          upper = true
         } else {
-          guard (48...57).contains(byte) || (97...102).contains(byte) || (65...70).contains(byte) else { return false }
+          guard (48...57).contains(byte) || (97...102).contains(byte) else { return nil }
         }
       }
-      return true
+      return upper
     }
-    guard valid else { return nil }
-    return text.utf8.contains(where: { (65...70).contains($0) }) ? text.lowercased() : text
+    guard let upper else { return nil }
+    return upper ? text.lowercased() : text
   }
 
   /// The measurements' columns, in the CSV's order.

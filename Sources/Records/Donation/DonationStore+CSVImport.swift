@@ -23,17 +23,23 @@ extension DonationStore {
     }
     let withVitals = header.fields.count == Self.csvHeader.count
     pieces[first].removeFirst()
-    let read = try Self.read(pieces, DonationCSVParser(columns: header.fields.count, now: now, calendar: calendar))
-    let rows = read.joined()
-    let scheduledRows = rows.filter { $0.donation.status == .scheduled }
+    let read = try Self.read(
+      consume pieces, DonationCSVParser(columns: header.fields.count, now: now, calendar: calendar))
+    let scheduledRows = read.joined().filter { $0.donation.status == .scheduled }
     if scheduledRows.count > 1 {
       throw ImportError.row(line: scheduledRows[1].line, "only one appointment can be scheduled at a time")
     }
 
     try db.keepJournalsInMemory()
     let count = read.reduce(0) { $0 + $1.count }
-    let write = { try self.write(rows, count: count, withVitals: withVitals, appointment: scheduledRows.first) }
-    return try count >= Self.rebuildIndexesFrom ? db.withRollbackJournal(write) : write()
+    guard count >= Self.rebuildIndexesFrom else {
+      return try write(read.joined(), count: count, withVitals: withVitals, appointment: scheduledRows.first)
+    }
+    let summary = try db.withRollbackJournal {
+      try write(read.joined(), count: count, withVitals: withVitals, appointment: scheduledRows.first)
+    }
+    releaseInBackground(consume read)
+    return summary
   }
 
   /// Writes the checked rows in one transaction: changed donations field by field, new ones in bulk.
