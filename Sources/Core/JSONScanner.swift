@@ -29,32 +29,7 @@ public struct JSONScanner {
 
   /// Calls `body` for each member of an object, positioned at its value.
   public mutating func members(_ body: (inout JSONScanner, String) throws -> Void) throws {
-    skipSpace()
-    guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw Malformed() }
-    index += 1
-    skipSpace()
-    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-      index += 1
-      return
-    }
-    while true {
-      skipSpace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Malformed() }
-      let key = try string()
-      try expect(UInt8(ascii: ":"))
-      try body(&self, key)
-      skipSpace()
-      guard index < bytes.count else { throw Malformed() }
-      if bytes[index] == UInt8(ascii: ",") {
-        index += 1
-        continue
-      }
-      if bytes[index] == UInt8(ascii: "}") {
-        index += 1
-        return
-      }
-      throw Malformed()
-    }
+    try rawMembers { p, key in try body(&p, String(decoding: key, as: UTF8.self)) }
   }
 
   /// `members`, each key handed as its bytes: a reader that only compares keys (`is(_:_:)`),
