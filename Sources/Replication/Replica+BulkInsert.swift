@@ -98,7 +98,11 @@ extension Replica {
         let clocks = slice.count == chunk ? fullClocks : try clockStatement(rows: slice.count)
         clocks.reset()
         for (slot, index) in slice.enumerated() {
-          precondition(records[index].values.count == dataset.fields.count, "one value per field of \(dataset.name)")
+          if records[index].values.count != dataset.fields.count {
+            // The check refuses a record of the wrong shape, maybe not yet: its error is the one thrown.
+            try check.wait()
+            preconditionFailure("one value per field of \(dataset.name)")
+          }
           try clocks.bind(.text(records[index].id), at: Int32(slot + 5))
         }
         fresh.removeAll(keepingCapacity: true)

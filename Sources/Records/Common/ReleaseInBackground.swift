@@ -3,7 +3,7 @@ import Foundation
 /// Frees `value` on a thread of its own, while this one goes on. An import's rows are hundreds
 /// of thousands of small objects: freeing them took a tenth of the import after its last write,
 /// and nothing waits for it (a command that ends meanwhile does not free them at all).
-func releaseInBackground<T>(_ value: consuming T) {
+func releaseInBackground<T: Sendable>(_ value: consuming T) {
   let owner = Owner(Unmanaged.passRetained(Box(value)))
   Thread.detachNewThread { owner.box.release() }
 }
