@@ -4,24 +4,8 @@ import Storage
 import Synchronization
 
 extension Replica {
-  /// Throws what the first record of `records` (in their order) breaks: a value over the size
-  /// limit or a rule of `dataset`. A large batch is checked in pieces, one per core.
-  static func check(_ dataset: Dataset, _ records: [(id: String, values: [DatabaseValue])]) throws {
-    let pieces = records.count >= BackgroundCheck.from ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
-    let size = (records.count + pieces - 1) / pieces
-    let failures = Mutex<[Int: any Error]>([:])
-    DispatchQueue.concurrentPerform(iterations: pieces) { piece in
-      do {
-        try check(dataset, records[piece * size..<min(records.count, (piece + 1) * size)])
-      } catch {
-        failures.withLock { $0[piece] = error }
-      }
-    }
-    // The earliest piece's failure is the first record's: every piece before it passed whole.
-    if let first = failures.withLock({ $0.min { $0.key < $1.key }?.value }) { throw first }
-  }
-
-  /// Throws what the first of `records` breaks, checked on this thread.
+  /// Throws what the first of `records` breaks (in their order): a value over the size limit
+  /// or a rule of `dataset`.
   static func check(
     _ dataset: Dataset, _ records: ArraySlice<(id: String, values: [DatabaseValue])>
   ) throws {
@@ -46,7 +30,7 @@ extension Replica {
     init(_ dataset: Dataset, _ records: [(id: String, values: [DatabaseValue])]) throws {
       guard records.count >= Self.from else {
         defer { done.signal() }
-        try Replica.check(dataset, records)
+        try Replica.check(dataset, records[...])
         return
       }
       // A thread of its own, not one of a pool: the writer blocks in `wait()`, and a pool as
