@@ -118,11 +118,15 @@ enum Stylesheet {
     figcaption, ul.legend { color: var(--muted); font-size: .85rem; }
     ul.legend { display: flex; flex-wrap: wrap; gap: .2rem 1rem; }
     /* On a phone a chart keeps a readable width and scrolls in its frame, opening at its right
-       end: the newest days, what a person looks for first. */
+       end: the newest days, what a person looks for first (a calendar, whose weeks fill only its
+       left part, at its start); its value axis stays pinned at the frame's left edge. */
     @media (max-width: 720px) {
       div.plot { overflow-x: auto; direction: rtl; }
       div.plot svg { min-width: 520px; direction: ltr; }
+      figure.opens-at-start div.plot { direction: ltr; }
+      \(ChartStyle.pinnedAxis(minWidth: 520))
     }
+    figure.chart { --chart-ground: var(--card); }
     ul.legend li { border: 0; padding: 0; display: flex; gap: .3rem; align-items: center; }
     \(ChartStyle.light)
     @media (prefers-color-scheme: dark) {

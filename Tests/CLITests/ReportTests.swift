@@ -105,6 +105,14 @@ import Testing
         #expect(tick.wholeMatch(of: /\d\d-\d\d-\d\d/) == nil, "\(name): '\(tick)' reads as a date three ways")
       }
     }
+    // On a phone every chart with a value axis keeps it in view, its frame scrolled to the end.
+    let phone = try #require(seen["phone"] as? [String: [String: Any]])
+    #expect(Set(phone.keys) == Set(charts.keys))
+    for (name, chart) in phone {
+      let ticks = chart["axis_ticks"] as? [String] ?? []
+      #expect(!ticks.isEmpty && chart["axis_ticks_seen"] as? [String] == ticks, "\(name): \(chart)")
+      #expect(chart["scrolled"] as? Bool == true, "\(name) is wider than a phone: \(chart)")
+    }
     let sections = try #require(seen["sections"] as? [String: [String: Any]])
     #expect(sections.filter { $0.value["empty"] as? Bool == true }.isEmpty, "\(sections)")
     let pages = try #require(seen["pages"] as? Int)

@@ -105,12 +105,18 @@ import Testing
     #expect(pages.count == 15)
     for (path, page) in pages {
       #expect(page["width_390"] as? Int == 390, "\(path) scrolls sideways at 390 px")
+      let axes = page["axes_390"] as? [String: Any]
+      #expect(axes?["hidden"] as? [String] == [], "\(path): a chart's value axis is out of view at 390 px")
       #expect((page["unlabelled"] as? [String])?.isEmpty == true, "\(path): fields without a label")
       #expect((page["charts_untitled"] as? [String])?.isEmpty == true, "\(path): charts without a title")
       let h1 = page["h1"] as? String ?? ""
       #expect(!h1.isEmpty && !["Not Found", "Internal Server Error", "Unauthorized"].contains(h1), "\(path): \(page)")
     }
     #expect(pages["/donations"]?["h1"] as? String == "Donations")
+    for path in ["/donations", "/cycle"] {
+      let pinned = (pages[path]?["axes_390"] as? [String: Any])?["pinned"] as? Int ?? 0
+      #expect(pinned >= 1, "\(path)'s chart pins its value axis at 390 px")
+    }
     let axe = try #require(result["axe"] as? [String: [String]])
     #expect(axe.count == 15 && axe.values.allSatisfy(\.isEmpty), "axe-core: \(axe)")
     #expect((result["axe_rules_passed"] as? Int ?? 0) > 50, "axe-core ran its rules")

@@ -14,7 +14,10 @@ public enum ChartStyle {
     svg .nodata { fill: #bbb; }
     svg .goal, svg .marker { stroke: #b03030; stroke-width: 1.2; stroke-dasharray: 4 3; fill: none; }
     svg .average { stroke: #333; stroke-width: 1; stroke-dasharray: 2 2; }
-    svg .marker-label { fill: #b03030; }
+    svg .marker-label { fill: #b03030; paint-order: stroke; stroke: var(--chart-ground, #fff); stroke-width: 3px;
+      stroke-linejoin: round; }
+    svg .chart-ground { fill: var(--chart-ground, #fff); }
+    svg.y-axis { display: none; }
     svg .trend { fill: none; stroke: #b03030; stroke-width: 1.5; }
     svg .hb { fill: #fff; stroke: #b03030; stroke-width: 1.5; }
     svg .excluded { fill: #fff; stroke: #999; stroke-width: 1.2; stroke-dasharray: 2 1; }
@@ -54,4 +57,16 @@ public enum ChartStyle {
     svg .level-3 { fill: #5f9e4c; }
     svg .level-4 { fill: #7cc36a; }
     """
+
+  /// For a page whose charts scroll sideways in a frame at least `minWidth` wide: the value axis
+  /// stays pinned at the frame's left edge, drawn at the scale the chart is, over what scrolls
+  /// under it. The page puts it in the media query where its charts scroll.
+  public static func pinnedAxis(minWidth: Double) -> String {
+    let share = SVGChart.margin / SVGChart.standardWidth
+    return """
+      figure.chart { position: relative; }
+      figure.chart svg.y-axis { display: block; position: absolute; top: 0; left: 0; height: auto;
+        width: max(\(String(format: "%.3f", share * 100))%, \(String(format: "%.1f", share * minWidth))px); }
+      """
+  }
 }

@@ -27,8 +27,10 @@ extension ReportCharts {
     let weeks = Double((adherence.last.ordinal - firstMonday) / 7 + 1)
     let cell = max(13, min(26, (680 - 56 - 16) / weeks - 2))
     var chart = SVGChart(name: "adherence", title: title, summary: summary, height: 7 * (cell + 2) + 16 + 52)
+    // Thirteen weeks fill about half its width: its newest week is near its start.
+    chart.opensAtStart = true
     for (i, name) in ["Mon", "", "Wed", "", "Fri", "", "Sun"].enumerated() where !name.isEmpty {
-      chart.add(
+      chart.pin(
         #"<text class="tick" x="\#(f(chart.left - 6))" y="\#(f(chart.top + (cell + 2) * Double(i) + cell / 2 + 4))" text-anchor="end">\#(name)</text>"#
       )
     }

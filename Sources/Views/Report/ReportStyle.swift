@@ -40,11 +40,13 @@ enum ReportStyle {
       header h1 { font-size: 17pt; }
       div.plot, div.table { overflow-x: auto; }
       div.plot svg { min-width: 640px; }
+      \(ChartStyle.pinnedAxis(minWidth: 640))
       div.table table.wide { min-width: 540px; }
       svg.lab-trend { width: 96px; height: 22px; }
     }
     @media screen and (prefers-color-scheme: dark) {
       body { background: #16181b; color: #e4e4e4; }
+      figure.chart { --chart-ground: #16181b; }
       header p, figcaption, p.empty, p.note, ul.legend, td small { color: #a9adb3; }
       svg .lab-band { fill: #24382a; }
       svg .lab-line { stroke: #8b9096; }

@@ -8,17 +8,25 @@ struct SVGChart {
   let name: String
   let title: String
   let summary: String
-  let width = 680.0
+  /// The width every chart is drawn at, and its left margin, where the value axis is written.
+  static let standardWidth = 680.0
+  static let margin = 56.0
+  let width = standardWidth
   let height: Double
-  let left = 56.0
+  let left = margin
   let right = 16.0
   let top = 16.0
   let bottom = 44.0
   private(set) var body = ""
+  /// What the left margin shows again on a ground of its own (`pin`).
+  private(set) var pinned: [String] = []
   /// What the marks mean, below the chart: a small drawing of each and its words.
   private(set) var legend: [(swatch: String, text: String)] = []
   /// The first and last day a time axis shows (`data-x-from`, `data-x-to`), for checks.
   var days: ClosedRange<LocalDate>?
+  /// Whether a frame that scrolls sideways opens at the chart's start rather than its end (its
+  /// newest days): for a chart whose marks fill only its left part.
+  var opensAtStart = false
 
   init(name: String, title: String, summary: String, height: Double = 220) {
     self.name = name
@@ -43,6 +51,14 @@ struct SVGChart {
 
   mutating func add(_ element: String) { body += element + "\n" }
 
+  /// Draws `element`, which stands in the left margin, and again on a layer of its own: on a
+  /// phone the plot scrolls sideways under that layer (the stylesheets' `svg.y-axis`), so what
+  /// the rows or values are stays in view wherever the plot is scrolled.
+  mutating func pin(_ element: String, inPlot: Bool = true) {
+    if inPlot { add(element) }
+    pinned.append(element)
+  }
+
   /// A legend entry drawn as `kind` (`line goal`, `circle hb`, `rect bar met`, ...).
   mutating func key(_ kind: String, _ text: String) {
     let parts = kind.split(separator: " ", maxSplits: 1).map(String.init)
@@ -64,41 +80,51 @@ struct SVGChart {
     add(#"<line class="axis" x1="\#(f(left))" y1="\#(f(baseY))" x2="\#(f(left + plotWidth))" y2="\#(f(baseY))"/>"#)
     add(#"<line class="axis" x1="\#(f(left))" y1="\#(f(top))" x2="\#(f(left))" y2="\#(f(baseY))"/>"#)
     for (position, text) in xTicks {
-      // A label by the plot's right edge ends there instead of running off the picture.
-      let anchor = position > left + plotWidth - 24 ? "end" : "middle"
+      // A label by the plot's right edge ends there instead of running off the picture; one by
+      // its left edge starts there, clear of the margin the value axis is pinned over.
+      let anchor = position > left + plotWidth - 24 ? "end" : position < left + 24 ? "start" : "middle"
       add(
         #"<text class="tick" x="\#(f(position))" y="\#(f(baseY + 14))" text-anchor="\#(anchor)">\#(escaped(text))</text>"#
       )
     }
+    pin(
+      #"<line class="axis" x1="\#(f(left - 0.5))" y1="\#(f(top))" x2="\#(f(left - 0.5))" y2="\#(f(baseY))"/>"#,
+      inPlot: false)
     for (position, text) in yTicks {
       add(
         #"<line class="grid" x1="\#(f(left))" y1="\#(f(position))" x2="\#(f(left + plotWidth))" y2="\#(f(position))"/>"#
       )
-      add(#"<text class="tick" x="\#(f(left - 6))" y="\#(f(position + 4))" text-anchor="end">\#(escaped(text))</text>"#)
+      pin(#"<text class="tick" x="\#(f(left - 6))" y="\#(f(position + 4))" text-anchor="end">\#(escaped(text))</text>"#)
     }
-    add(
-      #"<text class="axis-label" x="\#(f(left + plotWidth / 2))" y="\#(f(height - 6))" text-anchor="middle">\#(escaped(label))</text>"#
+    pin(
+      #"<text class="axis-label" x="12" y="\#(f(top + plotHeight / 2))" text-anchor="middle" transform="rotate(-90 12 \#(f(top + plotHeight / 2)))">\#(escaped(yLabel))</text>"#
     )
     add(
-      #"<text class="axis-label" x="12" y="\#(f(top + plotHeight / 2))" text-anchor="middle" transform="rotate(-90 12 \#(f(top + plotHeight / 2)))">\#(escaped(yLabel))</text>"#
+      #"<text class="axis-label" x="\#(f(left + plotWidth / 2))" y="\#(f(height - 6))" text-anchor="middle">\#(escaped(label))</text>"#
     )
   }
 
   var svg: String {
     let id = "chart-\(name)"
     let range = days.map { #" data-x-from="\#($0.lowerBound)" data-x-to="\#($0.upperBound)""# } ?? ""
+    let margin =
+      pinned.isEmpty
+      ? ""
+      : #"<svg class="y-axis" aria-hidden="true" focusable="false" viewBox="0 0 \#(f(left)) \#(f(height))" xmlns="http://www.w3.org/2000/svg">"#
+        + #"<rect class="chart-ground" x="0" y="0" width="\#(f(left))" height="\#(f(height))"/>"#
+        + pinned.joined(separator: "\n") + "</svg>\n"
     let keys =
       legend.isEmpty
       ? "" : "<ul class=\"legend\">" + legend.map { "<li>\($0.swatch) \(escaped($0.text))</li>" }.joined() + "</ul>\n"
     return """
-      <figure class="chart">
+      <figure class="chart\(opensAtStart ? " opens-at-start" : "")">
       <div class="plot">
       <svg role="img" data-chart="\(name)"\(range) aria-labelledby="\(id)-title \(id)-desc" aria-label="\(escaped(title)): \(escaped(summary))" viewBox="0 0 \(f(width)) \(f(height))" width="100%" preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg">
       <title id="\(id)-title">\(escaped(title))</title>
       <desc id="\(id)-desc">\(escaped(summary))</desc>
       \(body)</svg>
       </div>
-      \(keys)<figcaption>\(escaped(summary))</figcaption>
+      \(margin)\(keys)<figcaption>\(escaped(summary))</figcaption>
       </figure>
       """
   }
