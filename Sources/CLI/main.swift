@@ -14,4 +14,14 @@ if arguments.count >= 2, arguments[0] == "help", let (binary, prefix) = Vital.he
     exit(1)
   }
 }
+// `vital sync` (remote, web) runs in its sibling binary: this process is replaced before the
+// whole command tree is parsed, a cost every sync of one changed record would pay again.
+if let (binary, handedOn) = Vital.passthrough(arguments) {
+  do {
+    try Sibling.exec(binary, handedOn)
+  } catch {
+    Output.error(CommandLineErrors.message(for: error))
+    exit(1)
+  }
+}
 await Vital.start()

@@ -84,6 +84,11 @@ extension AtRestCLITests {
     // A --home after the name wins, as an option beats the environment.
     expectCleanError(
       try home.run(["--home", home.home, "sync", "--home", elsewhere], home: .unset), mentioning: "not logged in")
+    // `vital` hands these on before it parses; an option it does not hand on is still its parser's.
+    let help = try home.run(["--json", "sync", "--help"])
+    #expect(help.status == 0 && help.stdout.contains("--passphrase-stdin"), "vital-sync's own help: \(help.stdout)")
+    let unknown = try home.run(["--nonsense", "sync"])
+    #expect(unknown.status == 64 && unknown.stderr.contains("--nonsense"), "\(unknown.stderr)")
   }
 
   /// `db backup` never writes over the database it copies, under its name, its log's or
