@@ -30,7 +30,8 @@ extension Vital {
     while index < arguments.count, arguments[index].hasPrefix("-") {
       switch arguments[index] {
       case "--json": index += 1
-      case "--home" where index + 1 < arguments.count: index += 2
+      // A dash word is no folder: the parser says what is missing.
+      case "--home" where index + 1 < arguments.count && !arguments[index + 1].hasPrefix("-"): index += 2
       case let option where option.hasPrefix("--home="): index += 1
       default: return nil
       }

@@ -34,7 +34,9 @@ enum AdminStore {
     _ store: ServeStoreOptions, create: Bool, _ body: @escaping @Sendable (ServerAdmin) async throws -> T
   ) async throws -> T {
     if let url = try store.postgresURL(environment: ProcessInfo.processInfo.environment) {
-      let client = try PostgresSyncRepository.makeClient(url: url)
+      // A one-off command says what went wrong in its one error line. The client's warnings
+      // (a lease asked for in the instant before `run()` begins, say) are no news to its reader.
+      let client = try PostgresSyncRepository.makeClient(url: url, logLevel: .error)
       return try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask {
           await client.run()

@@ -89,6 +89,9 @@ extension AtRestCLITests {
     #expect(help.status == 0 && help.stdout.contains("--passphrase-stdin"), "vital-sync's own help: \(help.stdout)")
     let unknown = try home.run(["--nonsense", "sync"])
     #expect(unknown.status == 64 && unknown.stderr.contains("--nonsense"), "\(unknown.stderr)")
+    for folderless in [["--home", "--json", "sync"], ["--home", "--", "sync"]] {
+      #expect(try home.run(folderless).status == 64, "a dash word is no folder: \(folderless)")
+    }
   }
 
   /// `db backup` never writes over the database it copies, under its name, its log's or

@@ -112,6 +112,8 @@ import Testing
       let ticks = chart["axis_ticks"] as? [String] ?? []
       #expect(!ticks.isEmpty && chart["axis_ticks_seen"] as? [String] == ticks, "\(name): \(chart)")
       #expect(chart["scrolled"] as? Bool == true, "\(name) is wider than a phone: \(chart)")
+      #expect(
+        (chart["offset"] as? Double ?? 99) <= 0.5, "\(name)'s pinned axis is drawn at the chart's scale: \(chart)")
     }
     let sections = try #require(seen["sections"] as? [String: [String: Any]])
     #expect(sections.filter { $0.value["empty"] as? Bool == true }.isEmpty, "\(sections)")

@@ -107,6 +107,7 @@ import Testing
       #expect(page["width_390"] as? Int == 390, "\(path) scrolls sideways at 390 px")
       let axes = page["axes_390"] as? [String: Any]
       #expect(axes?["hidden"] as? [String] == [], "\(path): a chart's value axis is out of view at 390 px")
+      #expect(axes?["misaligned"] as? [String] == [], "\(path): a pinned axis off the chart's scale")
       #expect((page["unlabelled"] as? [String])?.isEmpty == true, "\(path): fields without a label")
       #expect((page["charts_untitled"] as? [String])?.isEmpty == true, "\(path): charts without a title")
       let h1 = page["h1"] as? String ?? ""

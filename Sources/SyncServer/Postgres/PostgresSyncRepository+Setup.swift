@@ -4,12 +4,13 @@ import PostgresNIO
 
 /// Reaching the database and bringing its schema up to date.
 extension PostgresSyncRepository {
-  /// A client for `url`; run `client.run()` for as long as the repository is used.
-  public static func makeClient(url: String) throws -> PostgresClient {
+  /// A client for `url`; run `client.run()` for as long as the repository is used. The client
+  /// logs at `logLevel` and above.
+  public static func makeClient(url: String, logLevel: Logger.Level = .warning) throws -> PostgresClient {
     // Each failed connection attempt is logged at info: a database that is down would fill the
     // log; `connect` says so once.
     var logger = Logger(label: "vital-serve.pg")
-    logger.logLevel = .warning
+    logger.logLevel = logLevel
     var configuration = try configuration(url)
     // Only named statements are cached plans: those of `SyncStatements`, whose generic plans are
     // the ones wanted (primary-key and (user, seq) index lookups). Without this PostgreSQL keeps

@@ -60,12 +60,13 @@ public enum ChartStyle {
 
   /// For a page whose charts scroll sideways in a frame at least `minWidth` wide: the value axis
   /// stays pinned at the frame's left edge, drawn at the scale the chart is, over what scrolls
-  /// under it. The page puts it in the media query where its charts scroll.
+  /// under it; a swipe that starts on it still scrolls the plot. The page puts it in the media
+  /// query where its charts scroll.
   public static func pinnedAxis(minWidth: Double) -> String {
     let share = SVGChart.margin / SVGChart.standardWidth
     return """
       figure.chart { position: relative; }
-      figure.chart svg.y-axis { display: block; position: absolute; top: 0; left: 0; height: auto;
+      figure.chart svg.y-axis { display: block; position: absolute; top: 0; left: 0; height: auto; pointer-events: none;
         width: max(\(String(format: "%.3f", share * 100))%, \(String(format: "%.1f", share * minWidth))px); }
       """
   }

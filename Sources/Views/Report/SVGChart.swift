@@ -80,9 +80,8 @@ struct SVGChart {
     add(#"<line class="axis" x1="\#(f(left))" y1="\#(f(baseY))" x2="\#(f(left + plotWidth))" y2="\#(f(baseY))"/>"#)
     add(#"<line class="axis" x1="\#(f(left))" y1="\#(f(top))" x2="\#(f(left))" y2="\#(f(baseY))"/>"#)
     for (position, text) in xTicks {
-      // A label by the plot's right edge ends there instead of running off the picture; one by
-      // its left edge starts there, clear of the margin the value axis is pinned over.
-      let anchor = position > left + plotWidth - 24 ? "end" : position < left + 24 ? "start" : "middle"
+      // A label by the plot's right edge ends there instead of running off the picture.
+      let anchor = position > left + plotWidth - 24 ? "end" : "middle"
       add(
         #"<text class="tick" x="\#(f(position))" y="\#(f(baseY + 14))" text-anchor="\#(anchor)">\#(escaped(text))</text>"#
       )
@@ -111,7 +110,8 @@ struct SVGChart {
       pinned.isEmpty
       ? ""
       : #"<svg class="y-axis" aria-hidden="true" focusable="false" viewBox="0 0 \#(f(left)) \#(f(height))" xmlns="http://www.w3.org/2000/svg">"#
-        + #"<rect class="chart-ground" x="0" y="0" width="\#(f(left))" height="\#(f(height))"/>"#
+        // The ground stops at the time axis: a first date's label, half in the margin, shows.
+        + #"<rect class="chart-ground" x="0" y="0" width="\#(f(left))" height="\#(f(height - bottom + 1))"/>"#
         + pinned.joined(separator: "\n") + "</svg>\n"
     let keys =
       legend.isEmpty
