@@ -17,26 +17,17 @@ extension Vital {
 extension Vital {
   /// The commands that run in a sibling binary, whose help is that binary's too: (binary, the
   /// arguments before the command's own).
-  static let helpElsewhere: [String: (String, [String])] = [
+  static let siblingCommands: [String: (String, [String])] = [
     "web": ("vital-web", []), "sync": ("vital-sync", ["sync"]), "remote": ("vital-sync", ["remote"]),
   ]
 
-  /// The sibling binary and its arguments when `arguments` (the command line after the
-  /// program) names a command that runs elsewhere, after none but the options `Sibling.exec`
-  /// hands on itself (`--home DIR`, `--json`); nil for any other command line, which the
-  /// parser then reads as usual, errors and help included.
-  static func passthrough(_ arguments: [String]) -> (binary: String, arguments: [String])? {
-    var index = 0
-    while index < arguments.count, arguments[index].hasPrefix("-") {
-      switch arguments[index] {
-      case "--json": index += 1
-      // A dash word is no folder: the parser says what is missing.
-      case "--home" where index + 1 < arguments.count && !arguments[index + 1].hasPrefix("-"): index += 2
-      case let option where option.hasPrefix("--home="): index += 1
-      default: return nil
-      }
+  /// The sibling binary and its arguments when `argv` (the whole command line) names a
+  /// command that runs elsewhere, after none but the options `Sibling.exec` hands on itself; nil
+  /// for any other command line, which the parser then reads as usual, errors and help included.
+  static func passthrough(_ argv: [String]) -> (binary: String, arguments: [String])? {
+    guard let at = Sibling.leadingOptions(argv).command, let (binary, prefix) = siblingCommands[argv[at]] else {
+      return nil
     }
-    guard index < arguments.count, let (binary, prefix) = helpElsewhere[arguments[index]] else { return nil }
-    return (binary, prefix + arguments[(index + 1)...])
+    return (binary, prefix + argv[(at + 1)...])
   }
 }

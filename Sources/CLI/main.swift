@@ -6,7 +6,7 @@ import Foundation
 // `vital help web` (sync, remote) is the sibling binary's own help, as `vital web --help` is:
 // the passthrough here knows its arguments only as one list.
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.count >= 2, arguments[0] == "help", let (binary, prefix) = Vital.helpElsewhere[arguments[1]] {
+if arguments.count >= 2, arguments[0] == "help", let (binary, prefix) = Vital.siblingCommands[arguments[1]] {
   do {
     try Sibling.exec(binary, prefix + arguments.dropFirst(2) + ["--help"])
   } catch {
@@ -16,7 +16,7 @@ if arguments.count >= 2, arguments[0] == "help", let (binary, prefix) = Vital.he
 }
 // `vital sync` (remote, web) runs in its sibling binary: this process is replaced before the
 // whole command tree is parsed, a cost every sync of one changed record would pay again.
-if let (binary, handedOn) = Vital.passthrough(arguments) {
+if let (binary, handedOn) = Vital.passthrough(CommandLine.arguments) {
   do {
     try Sibling.exec(binary, handedOn)
   } catch {

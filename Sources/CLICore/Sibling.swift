@@ -22,23 +22,28 @@ public enum Sibling {
   }
 
   /// `--home DIR` (or `--home=DIR`) and `--json` among the options of `argv` (a whole command
-  /// line, the program first) that come before the first word that is not an option.
-  public static func leadingOptions(_ argv: [String]) -> (home: String?, json: Bool) {
+  /// line, the program first) that come before the first word that is not an option; and
+  /// `command`, that word's index, when those are the only options before it (a `--home`
+  /// followed by a dash word names no folder), so that `exec` hands on all of them.
+  public static func leadingOptions(_ argv: [String]) -> (home: String?, json: Bool, command: Int?) {
     var home: String?
     var json = false
+    var handedOn = true
     var index = 1
     while index < argv.count, argv[index].hasPrefix("-") {
       let option = argv[index]
       if option == "--json" {
         json = true
-      } else if option == "--home", index + 1 < argv.count {
+      } else if option == "--home", index + 1 < argv.count, !argv[index + 1].hasPrefix("-") {
         home = argv[index + 1]
         index += 1
       } else if option.hasPrefix("--home=") {
         home = String(option.dropFirst("--home=".count))
+      } else {
+        handedOn = false
       }
       index += 1
     }
-    return (home, json)
+    return (home, json, handedOn && index < argv.count ? index : nil)
   }
 }
