@@ -101,7 +101,8 @@ enum CommandSuggestion {
   static func message(for error: Error, root: ParsableCommand.Type, arguments: [String]) -> String? {
     // Help, the version and dump-help end parsing too, as a success: nothing to correct.
     guard root.exitCode(for: error) != .success else { return nil }
-    guard let tree = CommandTree(root), let finding = finding(in: tree, arguments) else { return nil }
+    guard let (tree, words) = CommandTree.around(arguments, under: root), let finding = finding(in: tree, words)
+    else { return nil }
     var lines = root.fullMessage(for: error).components(separatedBy: "\n")
     guard !lines.isEmpty else { return nil }
     lines[0] = "Error: " + text(finding)

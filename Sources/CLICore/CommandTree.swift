@@ -17,20 +17,43 @@ struct CommandTree {
   /// `vital donor add`.
   let path: String
 
-  init?(_ root: ParsableCommand.Type) {
-    guard let data = root._dumpHelp().data(using: .utf8),
+  /// The commands a suggestion for `arguments` needs, and the words left for them: the group
+  /// the line's command names lead to (for a command, its own group, where its siblings are).
+  /// Describing every command of `vital` took most of a tenth of a second on each slip; the
+  /// names lead there through the command types alone, and one group is a few milliseconds.
+  static func around(_ arguments: [String], under root: ParsableCommand.Type) -> (
+    tree: CommandTree, words: [String]
+  )? {
+    var stack: [ParsableCommand.Type] = [root]
+    for word in arguments {
+      guard !word.hasPrefix("-"),
+        let next = stack[stack.count - 1].configuration.subcommands.first(where: {
+          $0._commandName == word || $0.configuration.aliases.contains(word)
+        })
+      else { break }
+      stack.append(next)
+    }
+    if stack.count > 1, stack[stack.count - 1].configuration.subcommands.isEmpty { stack.removeLast() }
+    guard let data = stack[stack.count - 1]._dumpHelp().data(using: .utf8),
       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
       let command = object["command"] as? [String: Any]
     else { return nil }
-    self.init(command, parent: nil)
+    // argument-parser gives every command under a root with a version its --version, and a group
+    // described on its own has no root above it.
+    let inherited: Set<String> = stack.count > 1 && !root.configuration.version.isEmpty ? ["--version"] : []
+    let parent = stack.dropLast().map { $0._commandName }.joined(separator: " ")
+    return (
+      CommandTree(command, parent: parent.isEmpty ? nil : parent, inherited: inherited),
+      Array(arguments.dropFirst(stack.count - 1))
+    )
   }
 
-  private init(_ command: [String: Any], parent: String?) {
+  private init(_ command: [String: Any], parent: String?, inherited: Set<String>) {
     let name = command["commandName"] as? String ?? ""
     self.name = name
     aliases = command["aliases"] as? [String] ?? []
     path = parent.map { "\($0) \(name)" } ?? name
-    var options: Set<String> = []
+    var options = inherited
     var valued: Set<String> = []
     var required: [String] = []
     for argument in command["arguments"] as? [[String: Any]] ?? [] {
@@ -51,8 +74,10 @@ struct CommandTree {
     self.valued = valued
     self.required = required
     let path = self.path
-    children = (command["subcommands"] as? [[String: Any]] ?? []).map { CommandTree($0, parent: path) }
-      .filter { $0.name != "help" }
+    children = (command["subcommands"] as? [[String: Any]] ?? []).map {
+      CommandTree($0, parent: path, inherited: inherited)
+    }
+    .filter { $0.name != "help" }
   }
 
   func named(_ word: String) -> CommandTree? {
