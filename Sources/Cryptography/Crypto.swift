@@ -25,7 +25,7 @@ public enum Crypto {
   public static func sha256(_ data: some DataProtocol) -> [UInt8] {
     var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
     let bytes = Array(data)
-    _ = bytes.withUnsafeBufferPointer { SHA256($0.baseAddress, $0.count, &digest) }
+    bytes.withUnsafeBufferPointer { vital_sha256($0.baseAddress, $0.count, &digest) }
     return digest
   }
 
@@ -37,7 +37,7 @@ public enum Crypto {
   public static func sha256Hex(utf8 text: String) -> String {
     var text = text
     var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-    text.withUTF8 { _ = SHA256($0.baseAddress, $0.count, &digest) }
+    text.withUTF8 { vital_sha256($0.baseAddress, $0.count, &digest) }
     return hex(digest)
   }
 

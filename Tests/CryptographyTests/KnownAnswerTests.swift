@@ -22,6 +22,20 @@ import Testing
     #expect(Crypto.sha256Hex(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
   }
 
+  /// FIPS 180-2's other vectors: nothing, two blocks, and a million bytes; both entry points.
+  @Test func sha256OfEmptyTwoBlocksAndAMillion() {
+    let empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    #expect(Crypto.sha256Hex(Data()) == empty)
+    #expect(Crypto.sha256Hex(utf8: "") == empty)
+    let twoBlocks = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
+    let expected = "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+    #expect(Crypto.sha256Hex(Data(twoBlocks.utf8)) == expected)
+    #expect(Crypto.sha256Hex(utf8: twoBlocks) == expected)
+    #expect(
+      Crypto.sha256Hex(Data(repeating: UInt8(ascii: "a"), count: 1_000_000))
+        == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+  }
+
   /// RFC 4231, test case 2.
   @Test func hmacSHA256() throws {
     let mac = try HMACKey(SymmetricKey(bytes: Array("Jefe".utf8))).mac(Array("what do ya want for nothing?".utf8))
