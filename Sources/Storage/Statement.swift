@@ -13,6 +13,15 @@ public final class Statement {
     }
     return map
   }()
+  /// The columns' names as the statement gives them, when no two are the same but for case.
+  /// A record reads its columns in the order it selected them, so a scan from the column after
+  /// the one found last is one comparison of short strings, where hashing the name cost hundreds
+  /// of instructions for every value of every row.
+  private lazy var uniqueColumnNames: [String]? = {
+    let names = (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) }
+    return Set(names.map { $0.lowercased() }).count == names.count ? names : nil
+  }()
+  private var nextColumn = 0
 
   init(database: Database, sql: String) throws {
     // The tail pointer points into the C string, so it is read while that string is alive.
@@ -128,7 +137,19 @@ public final class Statement {
 
   func columnName(_ index: Int32) -> String { String(cString: sqlite3_column_name(handle, index)) }
 
-  func columnIndex(_ name: String) -> Int32? { columnIndexes[name] ?? columnIndexes[name.lowercased()] }
+  func columnIndex(_ name: String) -> Int32? {
+    if let names = uniqueColumnNames, !names.isEmpty {
+      var index = nextColumn < names.count ? nextColumn : 0
+      for _ in names.indices {
+        if names[index] == name {
+          nextColumn = index + 1
+          return Int32(index)
+        }
+        index = index + 1 == names.count ? 0 : index + 1
+      }
+    }
+    return columnIndexes[name] ?? columnIndexes[name.lowercased()]
+  }
 
   func value(at index: Int32) -> DatabaseValue {
     switch sqlite3_column_type(handle, index) {

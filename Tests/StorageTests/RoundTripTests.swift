@@ -20,6 +20,23 @@ import Testing
     return try #require(try db.queryFirst("SELECT value FROM v WHERE id = 1") { try $0.get(0, as: T.self) })
   }
 
+  /// A row read by name in any order, in another case, twice over the same statement, and with
+  /// a name two columns share (the last one, as SQLite's own by-name lookups give it).
+  @Test func columnsAreFoundByNameInAnyOrder() throws {
+    try db.execute("INSERT INTO v (id, value) VALUES (1, 'one'), (2, 'two')")
+    let sql = "SELECT id, value, id * 10 AS Tenfold FROM v ORDER BY id"
+    for _ in 0..<2 {
+      let rows = try db.query(sql) { row in [row["tenfold"], row["value"], row["ID"], row["id"], row["missing"]] }
+      #expect(
+        rows == [
+          [.integer(10), .text("one"), .integer(1), .integer(1), .null],
+          [.integer(20), .text("two"), .integer(2), .integer(2), .null],
+        ])
+    }
+    let shared = try db.query("SELECT 1 AS a, 2 AS A, 3 AS b") { row in [row["b"], row["a"], row["A"]] }
+    #expect(shared == [[.integer(3), .integer(2), .integer(2)]])
+  }
+
   @Test func integersKeepTheirExtremes() throws {
     for value: Int64 in [0, 1, -1, .min, .max] {
       #expect(try roundTrip(value) == value)
