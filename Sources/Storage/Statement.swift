@@ -138,7 +138,7 @@ public final class Statement {
   func columnName(_ index: Int32) -> String { String(cString: sqlite3_column_name(handle, index)) }
 
   func columnIndex(_ name: String) -> Int32? {
-    if let names = uniqueColumnNames, !names.isEmpty {
+    if let names = uniqueColumnNames {
       var index = nextColumn < names.count ? nextColumn : 0
       for _ in names.indices {
         if names[index] == name {
