@@ -39,13 +39,10 @@ let package = Package(
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]
     ),
-    // Apple Health exports are streamed through libxml2's push parser.
-    .systemLibrary(
-      name: "CLibXML2",
-      path: "Sources/CLibXML2",
-      pkgConfig: "libxml-2.0",
-      providers: [.apt(["libxml2-dev"])]
-    ),
+    // Apple Health exports are streamed through libxml2's push parser, which this C target loads
+    // on first use (dlopen): nothing links libxml2, so no command but the import loads it.
+    // libxml2-dev's headers are where Debian puts them.
+    .target(name: "CLibXML2", cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]),
     // The kernel keyring's system calls (add_key, keyctl), which Swift cannot call variadically.
     .systemLibrary(name: "CKeyring"),
     // The VFS that seals a database's pages at rest: C, since SQLite calls it through C function

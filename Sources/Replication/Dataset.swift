@@ -76,8 +76,9 @@ public struct Dataset: Hashable, Sendable {
     for column in table.columns where fields.contains(column.name) {
       let definition = column.definition.uppercased()
       // A column the table fills in by default (`NOT NULL DEFAULT 0`) may come without a value.
-      if definition.contains("NOT NULL"), !definition.contains("DEFAULT") { required.insert(column.name) }
-      if definition.contains("NOT NULL"), let value = Self.defaultValue(column.definition) {
+      let notNull = Self.has(definition, "NOT NULL")
+      if notNull, !Self.has(definition, "DEFAULT") { required.insert(column.name) }
+      if notNull, let value = Self.defaultValue(column.definition) {
         defaults[column.name] = value
       }
       all[column.name] = rules[column.name] ?? Self.rule(forType: definition)
@@ -87,9 +88,22 @@ public struct Dataset: Hashable, Sendable {
     self.defaults = defaults
     self.recordRules = recordRules
     onePerAccount =
-      table.columns.first { $0.name == "account_id" }?.definition.uppercased().contains("UNIQUE") ?? false
+      table.columns.first { $0.name == "account_id" }.map { Self.has($0.definition.uppercased(), "UNIQUE") } ?? false
     fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
     inOrder = fields.map { FieldCheck(rule: all[$0], required: required.contains($0)) }
+  }
+
+  /// Whether `definition` holds `word`, byte for byte. Foundation's `contains` compares through
+  /// NSString, and every command describes every dataset when it starts.
+  static func has(_ definition: String, _ word: String) -> Bool {
+    let text = Array(definition.utf8)
+    let word = Array(word.utf8)
+    guard !word.isEmpty, word.count <= text.count else { return word.isEmpty }
+    search: for start in 0...(text.count - word.count) {
+      for offset in word.indices where text[start + offset] != word[offset] { continue search }
+      return true
+    }
+    return false
   }
 
   /// The rule a column's type alone makes: any text up to a synced value's limit, a finite

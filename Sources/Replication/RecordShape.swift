@@ -21,15 +21,29 @@ public struct RecordShape<Record: Sendable>: Sendable {
   public init(blank: @escaping @Sendable () -> Record, _ columns: [Column]) {
     // Closures, not key paths: a key path into this generic type is made at run time, through
     // the demangler, once per record type and property, and every command pays that at start.
-    names = columns.map { $0.name }
-    precondition(Set(names).count == columns.count, "column names must be unique")
+    // One pass, not a map per part: this runs unspecialized, for every kind, in every command.
+    var names: [String] = []
+    var byName: [String: Int] = [:]
+    var writers: [@Sendable (Record) -> DatabaseValue] = []
+    var readers: [@Sendable (inout Record, DatabaseValue) -> Bool] = []
+    var readRules: [FieldRule?] = []
+    var faults: [Column.Fault] = []
+    for column in columns {
+      precondition(byName.updateValue(names.count, forKey: column.name) == nil, "column names must be unique")
+      names.append(column.name)
+      writers.append(column.write)
+      readers.append(column.read)
+      readRules.append(column.rule)
+      faults.append(column.fault)
+    }
     self.blank = blank
     self.columns = columns
-    byName = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.name, $0) })
-    writers = columns.map { $0.write }
-    readers = columns.map { $0.read }
-    readRules = columns.map { $0.rule }
-    faults = columns.map { $0.fault }
+    self.names = names
+    self.byName = byName
+    self.writers = writers
+    self.readers = readers
+    self.readRules = readRules
+    self.faults = faults
   }
 
   /// Some of the columns, in a given order, resolved once: a dataset's fields as bulk writes take
@@ -56,7 +70,8 @@ public struct RecordShape<Record: Sendable>: Sendable {
     /// What the column's values must keep, beyond its type (`Dataset.rules`).
     public let rule: FieldRule?
     /// The property, to name the column by (`RecordShape.name(of:)`).
-    public let keyPath: AnyKeyPath & Sendable
+    public var keyPath: AnyKeyPath { makeKeyPath() }
+    @usableFromInline let makeKeyPath: @Sendable () -> AnyKeyPath
     @usableFromInline let write: @Sendable (Record) -> DatabaseValue
     /// Sets the property from a stored value; false when the value does not fit it.
     @usableFromInline let read: @Sendable (inout Record, DatabaseValue) -> Bool

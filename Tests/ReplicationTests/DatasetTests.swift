@@ -23,6 +23,23 @@ import Testing
     #expect(Dataset.defaultValue(definition) == nil)
   }
 
+  /// Which fields are required, and which the table fills in, come from the words of each
+  /// column's definition, in any case, wherever they stand in it.
+  @Test func requiredAndDefaultedFieldsComeFromTheDefinitions() {
+    let table = Table(
+      "t",
+      [
+        .text("id", "NOT NULL"), .text("account_id", "NOT NULL"), .text("a", "not null"),
+        .text("c", "NOT NULL DEFAULT 'x'"), .text("d", ""), .text("f", "CHECK (f <> '') NOT NULL"),
+        Table.Column("g", "INTEGER NOT NULL default 0"),
+      ])
+    let dataset = Dataset(table)
+    #expect(dataset.fields == ["a", "c", "d", "f", "g"])
+    #expect(dataset.required == ["a", "f"])
+    #expect(dataset.defaults == ["c": .text("x"), "g": .integer(0)])
+    #expect(Dataset.has("NOT NULL", "NOT NULL") && !Dataset.has("NOT NUL", "NOT NULL") && Dataset.has("ab", ""))
+  }
+
   /// An instant's year is its year in UTC: text written with an offset can fall in the year
   /// before or after the one it shows.
   @Test(arguments: [

@@ -75,6 +75,11 @@ public final class AppleHealthImport {
   /// Imports `path`; `progress` gets the bytes read so far and the total.
   public func run(path: String, progress: (Int64, Int64) -> Void = { _, _ in }) throws -> Summary {
     name = (path as NSString).lastPathComponent
+    do {
+      try XMLStream.requireLibrary()
+    } catch let error as XMLStream.Unavailable {
+      throw HealthImportError.needsLibXML2(reason: error.reason)
+    }
     guard let handle = FileHandle(forReadingAtPath: path) else {
       throw HealthImportError.cannotRead(name, reason: String(cString: strerror(errno)))
     }

@@ -8,6 +8,8 @@ public enum HealthImportError: Error, Equatable, CustomStringConvertible {
   /// The export's CRC-32 does not match what it holds: the archive was damaged on the way.
   case damagedZip(String)
   case cannotRead(String, reason: String)
+  /// libxml2, which reads the export, is not installed (the loader's reason).
+  case needsLibXML2(reason: String)
 
   public var description: String {
     switch self {
@@ -30,6 +32,9 @@ public enum HealthImportError: Error, Equatable, CustomStringConvertible {
       return
         "'\(file)' is damaged: export.xml does not match its checksum (CRC-32); nothing was imported; copy or export it again"
     case .cannotRead(let file, let reason): return "cannot read '\(file)' (\(reason))"
+    case .needsLibXML2(let reason):
+      return "reading an Apple Health export needs libxml2, which is not installed (\(reason.prefix(200))); "
+        + "install it (Debian: apt install libxml2) and import again"
     }
   }
 }

@@ -3,7 +3,8 @@ import Foundation
 import Records
 
 /// Element start and end events from libxml2's push parser: bytes go in as they are read (from
-/// a file or a zip entry), so memory does not grow with the document. Only this file calls libxml2.
+/// a file or a zip entry), so memory does not grow with the document. Only this file parses XML
+/// (through `CLibXML2`, which loads libxml2 the first time it is needed).
 final class XMLStream {
   /// A start tag's attributes as libxml2 hands them over: name, value, name, value, ..., NULL.
   struct Attributes {
@@ -34,10 +35,17 @@ final class XMLStream {
     let message: String
   }
 
-  /// libxml2 must be set up once before parsers run on several threads.
-  private static let initialised: Void = xmlInitParser()
+  /// libxml2 is not on this machine: the loader's reason.
+  struct Unavailable: Error {
+    let reason: String
+  }
 
-  private var context: xmlParserCtxtPtr?
+  /// Loads libxml2 if it is not yet: what an import checks before it starts.
+  static func requireLibrary() throws {
+    if let failure = vital_xml_load() { throw Unavailable(reason: String(cString: failure)) }
+  }
+
+  private var parser: OpaquePointer?
   private let onStart: (UnsafePointer<UInt8>, Attributes) -> Void
   private let onEnd: (UnsafePointer<UInt8>) -> Void
   /// Text between tags, in pieces as libxml2 hands them over (a GPX point's `<ele>`, `<time>`).
@@ -52,71 +60,54 @@ final class XMLStream {
     self.onStart = onStart
     self.onEnd = onEnd
     self.onText = onText
-    _ = Self.initialised
-    // Errors come back from xmlCtxtGetLastError; nothing is printed to stderr.
-    xmlSetStructuredErrorFunc(nil) { _, _ in }
-    var handler = xmlSAXHandler()
-    xmlSAXVersion(&handler, 1)
-    handler.characters =
+    // The parser lives no longer than this object (deinit frees it), so it holds it unretained.
+    parser = vital_xml_new(
+      Unmanaged.passUnretained(self).toOpaque(),
+      { owner, name, attributes in
+        guard let owner, let name else { return }
+        XMLStream.owner(owner).onStart(name, Attributes(raw: attributes))
+      },
+      { owner, name in
+        guard let owner, let name else { return }
+        XMLStream.owner(owner).onEnd(name)
+      },
       onText == nil
-      ? nil
-      : { context, bytes, count in
-        guard let stream = XMLStream.owner(context), let bytes, count > 0 else { return }
-        stream.onText?(UnsafeBufferPointer(start: bytes, count: Int(count)))
-      }
-    handler.ignorableWhitespace = nil
-    handler.comment = nil
-    handler.cdataBlock = nil
-    handler.processingInstruction = nil
-    handler.startElement = { context, name, attributes in
-      guard let stream = XMLStream.owner(context), let name else { return }
-      stream.onStart(name, Attributes(raw: UnsafeMutablePointer(mutating: attributes)))
-    }
-    handler.endElement = { context, name in
-      guard let stream = XMLStream.owner(context), let name else { return }
-      stream.onEnd(name)
-    }
-    // No user data: libxml2's own SAX2 callbacks (start and end of document, the DTD) expect the
-    // parser context as their first argument. This object hangs off the context's _private.
-    context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil)
-    context?.pointee._private = Unmanaged.passUnretained(self).toOpaque()
-    // No network, no external entities; libxml2's own limits on entity expansion stay on.
-    xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        ? nil
+        : { owner, bytes, count in
+          guard let owner, let bytes, count > 0 else { return }
+          XMLStream.owner(owner).onText?(UnsafeBufferPointer(start: bytes, count: Int(count)))
+        })
   }
 
-  private static func owner(_ context: UnsafeMutableRawPointer?) -> XMLStream? {
-    guard let owner = context?.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return nil }
-    return Unmanaged<XMLStream>.fromOpaque(owner).takeUnretainedValue()
+  private static func owner(_ pointer: UnsafeMutableRawPointer) -> XMLStream {
+    Unmanaged<XMLStream>.fromOpaque(pointer).takeUnretainedValue()
   }
 
-  deinit {
-    if let context {
-      if let doc = context.pointee.myDoc { xmlFreeDoc(doc) }
-      xmlFreeParserCtxt(context)
-    }
-  }
+  deinit { vital_xml_free(parser) }
 
   /// Parses the next bytes; `last` ends the document (a truncated one fails here).
   func feed(_ bytes: UnsafeRawBufferPointer, last: Bool = false) throws {
+    guard let parser else {
+      try Self.requireLibrary()
+      throw ParseError(line: 0, column: 0, message: "libxml2 could not make a parser (out of memory)")
+    }
     let status = bytes.withMemoryRebound(to: CChar.self) {
-      xmlParseChunk(context, $0.baseAddress, Int32($0.count), last ? 1 : 0)
+      vital_xml_feed(parser, $0.baseAddress, Int32($0.count), last ? 1 : 0)
     }
     if let failure { throw failure }
-    if status != 0 || context?.pointee.wellFormed == 0 { throw lastError() }
+    if status != 0 { throw lastError(parser) }
   }
 
   func stop(_ error: Error) {
     failure = error
-    xmlStopParser(context)
+    if let parser { vital_xml_stop(parser) }
   }
 
-  private func lastError() -> ParseError {
-    guard let error = xmlCtxtGetLastError(context) else {
-      return ParseError(line: 0, column: 0, message: "not well-formed XML")
-    }
-    let message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed XML"
+  private func lastError(_ parser: OpaquePointer) -> ParseError {
+    var line: Int32 = 0
+    var column: Int32 = 0
+    let message = vital_xml_last_error(parser, &line, &column).map { String(cString: $0) } ?? "not well-formed XML"
     return ParseError(
-      line: Int(error.pointee.line), column: Int(error.pointee.int2),
-      message: message.trimmingCharacters(in: .whitespacesAndNewlines))
+      line: Int(line), column: Int(column), message: message.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 }
