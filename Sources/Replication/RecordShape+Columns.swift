@@ -18,14 +18,15 @@ extension RecordShape.Column {
     // The key path is made the first time it is needed (a row read or written, a column named by
     // its property), not here: each one is built at run time, and every command describes every
     // kind of record when it starts.
-    let property = RecordShape<Record>.Property(keyPath)
-    self.makeKeyPath = { keyPath() }
+    let makeKeyPath: @Sendable () -> AnyKeyPath = { keyPath() }
+    let property = RecordShape<Record>.Property(makeKeyPath)
+    self.makeKeyPath = makeKeyPath
     // A stored property is reached at its offset in the record: applying a key path looked up
     // generic metadata on every call, and bulk imports and exports make millions of them. A
     // computed property (no offset) goes through its key path.
     self.write = { record in
       let offset = property.offset
-      guard offset >= 0 else { return write(record[keyPath: property.keyPath()]) }
+      guard offset >= 0 else { return write(record[keyPath: keyPath()]) }
       return withUnsafeBytes(of: record) { write($0.load(fromByteOffset: offset, as: Value.self)) }
     }
     self.read = { record, value in
@@ -33,7 +34,7 @@ extension RecordShape.Column {
       guard let read = read(value) else { return false }
       let offset = property.offset
       guard offset >= 0 else {
-        record[keyPath: property.keyPath()] = read
+        record[keyPath: keyPath()] = read
         return true
       }
       withUnsafeMutableBytes(of: &record) { bytes in
@@ -280,10 +281,9 @@ extension RecordShape.Column {
     self.name = name
     self.definition = definition
     self.rule = rule
-    let property = RecordShape<Record>.Property(keyPath)
     self.makeKeyPath = { keyPath() }
     self.fault = .fails
-    self.write = { .text($0[keyPath: property.keyPath()]) }
+    self.write = { .text($0[keyPath: keyPath()]) }
     self.read = { _, _ in true }
   }
 }
