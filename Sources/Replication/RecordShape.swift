@@ -13,7 +13,7 @@ public struct RecordShape<Record: Sendable>: Sendable {
   @usableFromInline let byName: [String: Int]
   // The columns' parts in flat arrays: a row read or written touches these, not whole columns.
   @usableFromInline let names: [String]
-  @usableFromInline let writers: [@Sendable (Record) -> DatabaseValue]
+  @usableFromInline let writers: [@Sendable (inout Record) -> DatabaseValue]
   @usableFromInline let readers: [@Sendable (inout Record, DatabaseValue) -> Bool]
   @usableFromInline let readRules: [FieldRule?]
   @usableFromInline let faults: [Column.Fault]
@@ -24,7 +24,7 @@ public struct RecordShape<Record: Sendable>: Sendable {
     // One pass, not a map per part: this runs unspecialized, for every kind, in every command.
     var names: [String] = []
     var byName: [String: Int] = [:]
-    var writers: [@Sendable (Record) -> DatabaseValue] = []
+    var writers: [@Sendable (inout Record) -> DatabaseValue] = []
     var readers: [@Sendable (inout Record, DatabaseValue) -> Bool] = []
     var readRules: [FieldRule?] = []
     var faults: [Column.Fault] = []
@@ -72,7 +72,9 @@ public struct RecordShape<Record: Sendable>: Sendable {
     /// The property, to name the column by (`RecordShape.name(of:)`).
     public var keyPath: AnyKeyPath { makeKeyPath() }
     @usableFromInline let makeKeyPath: @Sendable () -> AnyKeyPath
-    @usableFromInline let write: @Sendable (Record) -> DatabaseValue
+    /// Reads the property of a record it is handed in place: one passed by value would be copied
+    /// whole to be read at an offset.
+    @usableFromInline let write: @Sendable (inout Record) -> DatabaseValue
     /// Sets the property from a stored value; false when the value does not fit it.
     @usableFromInline let read: @Sendable (inout Record, DatabaseValue) -> Bool
     /// What reading a value that does not fit (its type or its rule) does.
@@ -119,7 +121,8 @@ public struct RecordShape<Record: Sendable>: Sendable {
 
   /// `record`'s values of the selected columns, in their order.
   @inlinable public func values(_ record: Record, _ selection: Selection) -> [DatabaseValue] {
-    selection.indexes.map { writers[$0](record) }
+    var record = record
+    return selection.indexes.map { writers[$0](&record) }
   }
 
   /// `record`'s values of the selected columns, by name.
@@ -168,7 +171,8 @@ public struct RecordShape<Record: Sendable>: Sendable {
 extension RecordShape {
   /// The stored value of one property of `record`.
   public func value(_ record: Record, _ keyPath: PartialKeyPath<Record>) -> DatabaseValue {
-    writers[index(of: keyPath)](record)
+    var record = record
+    return writers[index(of: keyPath)](&record)
   }
 }
 
