@@ -74,36 +74,42 @@ public struct Dataset: Hashable, Sendable {
     var required: Set<String> = []
     var defaults: [String: DatabaseValue] = [:]
     for column in table.columns where fields.contains(column.name) {
-      let definition = column.definition.uppercased()
       // A column the table fills in by default (`NOT NULL DEFAULT 0`) may come without a value.
-      let notNull = Self.has(definition, "NOT NULL")
-      if notNull, !Self.has(definition, "DEFAULT") { required.insert(column.name) }
+      let notNull = Self.has(column.definition, "NOT NULL")
+      if notNull, !Self.has(column.definition, "DEFAULT") { required.insert(column.name) }
       if notNull, let value = Self.defaultValue(column.definition) {
         defaults[column.name] = value
       }
-      all[column.name] = rules[column.name] ?? Self.rule(forType: definition)
+      all[column.name] = rules[column.name] ?? Self.rule(forType: column.definition.uppercased())
     }
     self.rules = all
     self.required = required
     self.defaults = defaults
     self.recordRules = recordRules
     onePerAccount =
-      table.columns.first { $0.name == "account_id" }.map { Self.has($0.definition.uppercased(), "UNIQUE") } ?? false
+      table.columns.first { $0.name == "account_id" }.map { Self.has($0.definition, "UNIQUE") } ?? false
     fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
     inOrder = fields.map { FieldCheck(rule: all[$0], required: required.contains($0)) }
   }
 
-  /// Whether `definition` holds `word`, byte for byte. Foundation's `contains` compares through
-  /// NSString, and every command describes every dataset when it starts.
+  /// Whether `definition` holds `word` (upper-case ASCII) in any case. By hand, as
+  /// `defaultValue` reads: Foundation's `contains` compares through NSString, and every command
+  /// describes every dataset when it starts.
   static func has(_ definition: String, _ word: String) -> Bool {
-    let text = Array(definition.utf8)
+    let bytes = Array(definition.utf8)
     let word = Array(word.utf8)
-    guard !word.isEmpty, word.count <= text.count else { return word.isEmpty }
-    search: for start in 0...(text.count - word.count) {
-      for offset in word.indices where text[start + offset] != word[offset] { continue search }
-      return true
+    return bytes.indices.contains { matches(word, in: bytes, at: $0) } || word.isEmpty
+  }
+
+  /// Whether `bytes` hold `word` (upper-case ASCII) at `at`, letters in any case.
+  static func matches(_ word: [UInt8], in bytes: [UInt8], at: Int) -> Bool {
+    guard at + word.count <= bytes.count else { return false }
+    for offset in word.indices {
+      let b = bytes[at + offset]
+      let w = word[offset]
+      guard b == w || ((65...90).contains(w) && b == w | 0x20) else { return false }
     }
-    return false
+    return true
   }
 
   /// The rule a column's type alone makes: any text up to a synced value's limit, a finite
@@ -158,7 +164,7 @@ extension Dataset {
     var at = 0
     while at + word.count <= bytes.count {
       defer { at += 1 }
-      guard zip(bytes[at..<at + word.count], word).allSatisfy({ $0 & 0xDF == $1 }) else { continue }
+      guard Self.matches(word, in: bytes, at: at) else { continue }
       var i = at + word.count
       guard i < bytes.count, bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 10 else { continue }
       while i < bytes.count, bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 10 { i += 1 }

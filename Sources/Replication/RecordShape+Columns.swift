@@ -23,9 +23,9 @@ extension RecordShape.Column {
     self.makeKeyPath = makeKeyPath
     // A stored property is reached at its offset in the record: applying a key path looked up
     // generic metadata on every call, and bulk imports and exports make millions of them. A
-    // computed property (no offset) goes through its key path.
-    // The record comes in place (inout): taking the bytes of one passed by value copied the whole
-    // record for every column written, 2 % of a bulk import's instructions.
+    // computed property (no offset) goes through its key path. The record comes in place
+    // (inout): taking the bytes of one passed by value copied the whole record for every column
+    // written, 2 % of a bulk import's instructions.
     self.write = { record in
       let offset = property.offset
       guard offset >= 0 else { return write(record[keyPath: keyPath()]) }
