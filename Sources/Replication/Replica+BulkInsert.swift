@@ -79,9 +79,11 @@ extension Replica {
         for (slot, index) in pending.enumerated() {
           let record = records[index]
           let id = DatabaseValue.text(record.id)
-          try insert.bind(id, at: Int32(slot * width + 1))
-          for (i, value) in record.values.enumerated() { try insert.bind(value, at: Int32(slot * width + i + 3)) }
-          try outbox.bind(id, at: Int32(slot * 4 + 3))
+          try insert.bindUntilReset(id, at: Int32(slot * width + 1))
+          for (i, value) in record.values.enumerated() {
+            try insert.bindUntilReset(value, at: Int32(slot * width + i + 3))
+          }
+          try outbox.bindUntilReset(id, at: Int32(slot * 4 + 3))
         }
         while try insert.step() {}
         while try outbox.step() {}
@@ -93,6 +95,7 @@ extension Replica {
       var days = Set<Int64>()
       var lastDay = ""
       var fresh = Set<String>()
+      var returned: [String] = []
       for first in stride(from: 0, to: records.count, by: chunk) {
         let slice = first..<min(first + chunk, records.count)
         let clocks = slice.count == chunk ? fullClocks : try clockStatement(rows: slice.count)
@@ -103,14 +106,18 @@ extension Replica {
             try check.wait()
             preconditionFailure("one value per field of \(dataset.name)")
           }
-          try clocks.bind(.text(records[index].id), at: Int32(slot + 5))
+          try clocks.bindUntilReset(.text(records[index].id), at: Int32(slot + 5))
         }
-        fresh.removeAll(keepingCapacity: true)
-        while try clocks.step() { fresh.insert(try clocks.row.get(0, as: String.self)) }
+        returned.removeAll(keepingCapacity: true)
+        while try clocks.step() { returned.append(try clocks.row.get(0, as: String.self)) }
+        // Every id of the slice came back (the usual import into a home without them): each is
+        // new and no two are the same, since a second one would have met the first.
+        let all = returned.count == slice.count
+        if !all { fresh = Set(returned) }
         for index in slice {
           let record = records[index]
           // Each returned id is taken once: an id twice in one import is one record.
-          guard fresh.remove(record.id) != nil else { continue }
+          guard all || fresh.remove(record.id) != nil else { continue }
           pending.append(index)
           if pending.count == chunk { try flush() }
           inserted += 1

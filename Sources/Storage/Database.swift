@@ -168,7 +168,7 @@ public final class Database {
     guard values.count == statement.parameterCount else {
       throw StorageError.argumentCount(expected: statement.parameterCount, got: values.count, sql: sql)
     }
-    for (i, value) in values.enumerated() { try statement.bind(value, at: Int32(i + 1)) }
+    for (i, value) in values.enumerated() { try statement.bindUntilReset(value, at: Int32(i + 1)) }
     while try statement.step() {}
     return Int(sqlite3_changes64(handle))
   }

@@ -22,6 +22,8 @@ public final class Statement {
     return Set(names.map { $0.lowercased() }).count == names.count ? names : nil
   }()
   private var nextColumn = 0
+  /// Where `bindUntilReset` copies text and blobs, and which parameters point into it.
+  var arena = BindArena()
 
   init(database: Database, sql: String) throws {
     // The tail pointer points into the C string, so it is read while that string is alive.
@@ -49,17 +51,18 @@ public final class Statement {
 
   deinit {
     sqlite3_finalize(handle)
+    arena.deallocate()
   }
 
   public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
 
-  /// Binds positional arguments, after clearing earlier bindings.
+  /// Binds every parameter, for the next run (`bindUntilReset`).
   public func bind(_ arguments: [(any DatabaseValueConvertible)?]) throws {
     guard arguments.count == parameterCount else {
       throw StorageError.argumentCount(expected: parameterCount, got: arguments.count, sql: sql)
     }
     for (i, argument) in arguments.enumerated() {
-      try bind(argument?.databaseValue ?? .null, at: Int32(i + 1))
+      try bindUntilReset(argument?.databaseValue ?? .null, at: Int32(i + 1))
     }
   }
 
@@ -117,11 +120,12 @@ public final class Statement {
   /// The row `step()` stopped on, for a statement stepped by hand (`RETURNING` in a bulk write).
   public var row: Row { Row(statement: self) }
 
-  /// Readies the statement to run again. Bindings stay until rebound: `bind` always sets every
-  /// parameter, so clearing them first would be wasted work; a bulk insert binds what stays the
-  /// same once and rebinds only what changes.
+  /// Readies the statement to run again. Values bound with `bind(_:at:)` stay until rebound: a
+  /// bulk insert binds what stays the same once and rebinds only what changes. Those bound for
+  /// one run (`bindUntilReset`, and so `bind(_:)`) are NULL until bound again.
   public func reset() {
     sqlite3_reset(handle)
+    if arena.inUse { resetArena() }
   }
 
   /// Reads a TEXT column's bytes without making a String (nil for NULL). The buffer is valid only
