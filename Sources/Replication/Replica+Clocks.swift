@@ -57,22 +57,38 @@ extension Replica {
     return (prefix + parts).joined(separator: ";")
   }
 
-  /// `clocksText` of a record whose fields are `columns` (sorted), written straight from them:
-  /// no sorting, and one text for a record whose fields share a clock (most of a first sync).
+  /// `clocksText` of a record whose fields are at `columns` (ordered by name), written straight
+  /// from them: no sorting, and one text for a record whose fields share a clock (most of a
+  /// first sync), made once for the many records that share that clock too.
   static func clocksText(
-    _ dataset: Dataset, _ columns: [String], _ winners: [String: (value: DatabaseValue, hlc: HLC)]
+    _ dataset: Dataset, _ columns: [Int], _ slots: [(value: DatabaseValue, hlc: HLC)?], shared: inout SharedText
   ) -> String {
-    let first = winners[columns[0]]!.hlc
-    if columns.count == dataset.fields.count, winners.values.allSatisfy({ $0.hlc == first }) { return "*=\(first)" }
+    let first = slots[columns[0]]!.hlc
+    if columns.count == dataset.fields.count, columns.allSatisfy({ slots[$0]!.hlc == first }) {
+      return shared.text(first)
+    }
     var result = ""
     result.reserveCapacity(columns.count * (first.description.utf8.count + 16))
     for column in columns {
       if !result.isEmpty { result += ";" }
-      result += column
+      result += dataset.fields[column]
       result += "="
-      result += winners[column]!.hlc.description
+      result += slots[column]!.hlc.description
     }
     return result
+  }
+
+  /// `*=hlc` for the clock before, remembered: a page of records pushed by one import all
+  /// share one.
+  struct SharedText {
+    private var last: (hlc: HLC, text: String)?
+
+    mutating func text(_ hlc: HLC) -> String {
+      if let last, last.hlc == hlc { return last.text }
+      let text = "*=\(hlc)"
+      last = (hlc, text)
+      return text
+    }
   }
 
   /// The clock of a record whose fields all have one (`*=hlc`, nothing else), read once for the

@@ -40,7 +40,7 @@ extension Replica {
       let records = byDataset[name]!
       let dataset = records[0].dataset
       let seen = try seenBefore(dataset, records.map(\.id))
-      var fresh: [(id: String, winners: [String: (value: DatabaseValue, hlc: HLC)])] = []
+      var fresh: [Fresh] = []
       var taken = Set<String>()
       var others: [Incoming] = []
       for record in records {
@@ -51,24 +51,21 @@ extension Replica {
           others.append(record)
           continue
         }
-        var winners = record.fields.filter { dataset.fields.contains($0.key) }
-        for (field, change) in winners where change.value == .null {
-          winners[field] = (dataset.stored(field, .null), change.hlc)
-        }
-        // A record with nothing this dataset keeps leaves no trace, as `apply` leaves none.
-        if winners.isEmpty { continue }
-        if let fault = dataset.fault({ winners[$0]?.value }) {
-          try refuse(
-            dataset, id: record.id, fault, device: winners[fault.field]?.hlc.node ?? winners.first!.value.hlc.node)
+        guard let winners = Fresh(record, in: dataset) else {
+          // A record with nothing this dataset keeps leaves no trace, as `apply` leaves none.
           continue
         }
-        fresh.append((record.id, winners))
+        if let fault = dataset.fault(inOrder: winners.slots.map { $0?.value ?? .null }) {
+          try refuse(dataset, id: record.id, fault, device: winners.node(of: fault.field, in: dataset))
+          continue
+        }
+        fresh.append(winners)
       }
       if dataset.onePerAccount {
         // Another id than the one here (a hand-made client, another email's profile) would
         // break the table's one-per-account rule and with it every later page: refused alone.
         fresh = try fresh.filter { record in
-          try alone(dataset, record.id, device: record.winners.first?.value.hlc.node) {
+          try alone(dataset, record.id, device: record.node(of: nil, in: dataset)) {
             try insertFresh(dataset, [record])
           }
         }
@@ -121,47 +118,75 @@ extension Replica {
     return seen
   }
 
+  /// A record never seen here: the value and clock of each field of its dataset it has, in the
+  /// dataset's order. Looked up by position, where a dictionary by name cost a first sync
+  /// hashing every field's name a dozen times.
+  struct Fresh {
+    let id: String
+    let slots: [(value: DatabaseValue, hlc: HLC)?]
+
+    /// The fields of `record` that `dataset` keeps, a NULL for a field with a default as that
+    /// default; nil when it has none of them.
+    init?(_ record: Incoming, in dataset: Dataset) {
+      var slots = [(value: DatabaseValue, hlc: HLC)?](repeating: nil, count: dataset.fields.count)
+      var any = false
+      for (field, change) in record.fields {
+        guard let index = dataset.fieldIndex[field] else { continue }
+        slots[index] = (change.value == .null ? dataset.stored(field, .null) : change.value, change.hlc)
+        any = true
+      }
+      guard any else { return nil }
+      self.id = record.id
+      self.slots = slots
+    }
+
+    /// The device that wrote `field`, or any field when it is missing or nil.
+    func node(of field: String?, in dataset: Dataset) -> String {
+      if let field, let index = dataset.fieldIndex[field], let slot = slots[index] { return slot.hlc.node }
+      return slots.lazy.compactMap { $0 }.first!.hlc.node
+    }
+
+    /// Its fields by name, for the careful way (`merge`).
+    func winners(in dataset: Dataset) -> [String: (value: DatabaseValue, hlc: HLC)] {
+      var winners: [String: (value: DatabaseValue, hlc: HLC)] = [:]
+      for (index, slot) in slots.enumerated() { if let slot { winners[dataset.fields[index]] = slot } }
+      return winners
+    }
+  }
+
   /// Inserts records never seen here, rows with the same fields many per statement, and their
   /// clocks; notes the days they cover (a dataset with a span).
-  private func insertFresh(
-    _ dataset: Dataset, _ records: [(id: String, winners: [String: (value: DatabaseValue, hlc: HLC)])]
-  )
-    throws
-  {
+  private func insertFresh(_ dataset: Dataset, _ records: [Fresh]) throws {
     guard !records.isEmpty else { return }
     // In id order, as a sweep through the keys of the table and of `sync_row`: ids are random,
     // and a page inserted as it came touches a random page of each index per record.
-    let ids = records.map(\.id)
-    let byID = ids.indices.sorted { ids[$0] < ids[$1] }
+    let byID = records.indices.sorted { records[$0].id < records[$1].id }
     // Records with the same fields go in one statement: grouped by which of the dataset's fields
-    // each has (a set of positions, cheap to hash), their names sorted once per group.
+    // each has, their positions ordered by name once per group.
     var sets: [[Bool]: [Int]] = [:]
-    for index in byID {
-      var has = [Bool](repeating: false, count: dataset.fields.count)
-      for field in records[index].winners.keys { has[dataset.fieldIndex[field]!] = true }
-      sets[has, default: []].append(index)
-    }
+    for index in byID { sets[records[index].slots.map { $0 != nil }, default: []].append(index) }
     let groups = sets.map { has, indexes in
-      (dataset.fields.indices.filter { has[$0] }.map { dataset.fields[$0] }.sorted(), indexes)
+      (dataset.fields.indices.filter { has[$0] }.sorted { dataset.fields[$0] < dataset.fields[$1] }, indexes)
     }
     let stamp = dataset.stamp.map { [$0] } ?? []
     let chunk = 64
     var inserted = [Bool](repeating: false, count: records.count)
     var clocks = [String](repeating: "", count: records.count)
+    var shared = SharedText()
     for (columns, indexes) in groups {
-      let names = [dataset.key, "account_id"] + (columns + stamp).map { "\"\($0)\"" }
+      let names = [dataset.key, "account_id"] + (columns.map { dataset.fields[$0] } + stamp).map { "\"\($0)\"" }
       let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
       for first in stride(from: 0, to: indexes.count, by: chunk) {
         let part = indexes[first..<min(first + chunk, indexes.count)]
         var values: [DatabaseValue] = []
         values.reserveCapacity(part.count * names.count)
         for index in part {
-          let winners = records[index].winners
-          values.append(.text(ids[index]))
+          let slots = records[index].slots
+          values.append(.text(records[index].id))
           values.append(.text(accountID))
-          for column in columns { values.append(winners[column]!.value) }
+          for column in columns { values.append(slots[column]!.value) }
           if !stamp.isEmpty { values.append(now.databaseValue) }
-          clocks[index] = Self.clocksText(dataset, columns, winners)
+          clocks[index] = Self.clocksText(dataset, columns, slots, shared: &shared)
         }
         do {
           try db.execute(
@@ -172,7 +197,8 @@ extension Replica {
           // A row without clocks is here already (the statement took nothing back): these
           // records merge one by one, which updates such a row.
           for index in part {
-            _ = try merge(dataset, id: records[index].id, records[index].winners, untracked: [:], observeClock: false)
+            let record = records[index]
+            _ = try merge(dataset, id: record.id, record.winners(in: dataset), untracked: [:], observeClock: false)
           }
         }
       }
@@ -183,17 +209,17 @@ extension Replica {
       var values: [DatabaseValue] = []
       values.reserveCapacity(part.count * 4)
       for index in part {
-        values += [.text(accountID), .text(dataset.name), .text(ids[index]), .text(clocks[index])]
+        values += [.text(accountID), .text(dataset.name), .text(records[index].id), .text(clocks[index])]
       }
       try db.execute(
         "INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES "
           + Array(repeating: "(?, ?, ?, ?)", count: part.count).joined(separator: ", "), values: values)
     }
-    if let span = dataset.span {
+    if let span = dataset.span, let start = dataset.fieldIndex[span.start], let end = dataset.fieldIndex[span.end] {
       var days = Set<Int64>()
       for index in order {
-        let winners = records[index].winners
-        if let start = winners[span.start]?.value, let end = winners[span.end]?.value {
+        let slots = records[index].slots
+        if let start = slots[start]?.value, let end = slots[end]?.value {
           days.formUnion(Self.days(start: start, end: end))
         }
       }
