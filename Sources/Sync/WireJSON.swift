@@ -60,6 +60,8 @@ public enum WireJSON {
   /// Fields as JSON, keys sorted (as JSONEncoder with `.sortedKeys` writes them).
   public static func encode(_ fields: [String: WireField]) -> String {
     var out: [UInt8] = []
+    // About what a field takes with its clock: grown from empty, it was copied seven times.
+    out.reserveCapacity(fields.count * 96)
     append(fields, to: &out)
     return String(decoding: out, as: UTF8.self)
   }

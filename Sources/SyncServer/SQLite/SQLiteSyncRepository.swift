@@ -230,14 +230,7 @@ public actor SQLiteSyncRepository: SyncRepository {
       let writes = try MergedWrites(
         changes, stored: try storedRecords(userID: userID, changes, db: db), seq: seq, since: start)
       if writes.accepted > 0 {
-        let upsert = try db.statement(
-          """
-          INSERT INTO records (user_id, dataset, row_id, fields, seq) VALUES (?, ?, ?, ?, ?)
-          ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = excluded.fields, seq = excluded.seq
-          """)
-        for i in writes.ids.indices {
-          try upsert.execute([userID, writes.datasets[i], writes.ids[i], writes.fields[i], writes.seqs[i]])
-        }
+        try Self.store(writes, userID: userID, db: db)
         try db.execute("UPDATE sequence SET value = ? WHERE id = 1", writes.seq)
         let (bytes, records) =
           try db.queryFirst(
