@@ -1,11 +1,14 @@
 /// Bytes copied for parameters bound until the statement's next reset (`bindUntilReset`), and
 /// which parameters point at them. Copies go into one buffer; one that does not fit goes into a
 /// buffer of its own. Nothing moves while bound: the buffer grows only in `reuse`, to what the
-/// run before needed.
+/// run before needed, up to `largestBuffer`. A cached statement keeps its buffer until it is
+/// finalized, as SQLite kept its own copies of the last run's values.
 struct BindArena {
-  /// The largest value copied: a cached statement keeps its buffer, which should not be the
-  /// size of the largest blob it ever bound; SQLite's own copy of a large one costs little more.
+  /// The largest value copied; SQLite's own copy of a larger one costs little more.
   static let largest = 4096
+  /// The largest buffer kept: a run that needs more copies the rest into buffers of their own,
+  /// freed at the next reset.
+  static let largestBuffer = 1 << 20
 
   private var buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
   private var used = 0
@@ -14,7 +17,8 @@ struct BindArena {
   /// Parameters bound to this run's copies.
   private var copied: [Int32] = []
 
-  var inUse: Bool { !copied.isEmpty }
+  /// Whether a copy was made this run, bound or not (a bind that failed after it).
+  var inUse: Bool { needed > 0 }
 
   /// A copy of `bytes`, valid until `reuse`; nil for no bytes (SQLite reads a NULL pointer as
   /// NULL) and for more than `largest`.
@@ -46,9 +50,9 @@ struct BindArena {
     copied.removeAll(keepingCapacity: true)
     for own in overflow { own.deallocate() }
     overflow.removeAll(keepingCapacity: true)
-    if needed > buffer.count {
+    if needed > buffer.count, buffer.count < Self.largestBuffer {
       buffer.deallocate()
-      buffer = .allocate(byteCount: max(needed, 2 * buffer.count), alignment: 1)
+      buffer = .allocate(byteCount: min(max(needed, 2 * buffer.count), Self.largestBuffer), alignment: 1)
     }
     used = 0
     needed = 0

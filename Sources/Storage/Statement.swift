@@ -121,8 +121,9 @@ public final class Statement {
   public var row: Row { Row(statement: self) }
 
   /// Readies the statement to run again. Values bound with `bind(_:at:)` stay until rebound: a
-  /// bulk insert binds what stays the same once and rebinds only what changes. Those bound for
-  /// one run (`bindUntilReset`, and so `bind(_:)`) are NULL until bound again.
+  /// bulk insert binds what stays the same once and rebinds only what changes. A parameter bound
+  /// for one run (`bindUntilReset`, and so `bind(_:)`), even if bound again with `bind(_:at:)`
+  /// since, is NULL until bound again.
   public func reset() {
     sqlite3_reset(handle)
     if arena.inUse { resetArena() }

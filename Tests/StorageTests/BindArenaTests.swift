@@ -99,4 +99,25 @@ import Testing
         .text("bound to stay from the second run on"), .text("copied again"), .null,
       ])
   }
+
+  @Test func aRunLargerThanTheKeptBufferStillReadsItsValues() throws {
+    // 300 texts of 4,000 bytes a run: more than the buffer a statement keeps (1 MiB).
+    let rows = 300
+    let insert = try db.statement(
+      "INSERT INTO note (id, text) VALUES " + Array(repeating: "(?, ?)", count: rows).joined(separator: ", "))
+    for run in 0..<3 {
+      insert.reset()
+      for row in 0..<rows {
+        let id = run * rows + row
+        try insert.bindUntilReset(.integer(Int64(id)), at: Int32(2 * row + 1))
+        try insert.bindUntilReset(.text(String(repeating: "\(id % 10)", count: 4000)), at: Int32(2 * row + 2))
+      }
+      while try insert.step() {}
+    }
+    let texts = try db.query("SELECT id, text FROM note ORDER BY id") {
+      (try $0.get(0, as: Int.self), try $0.get(1, as: String.self))
+    }
+    #expect(texts.count == 3 * rows)
+    #expect(texts.allSatisfy { $0.1 == String(repeating: "\($0.0 % 10)", count: 4000) })
+  }
 }
