@@ -140,7 +140,8 @@ extension Replica {
       self.slots = slots
     }
 
-    /// The device that wrote `field`, or any field when it is missing or nil.
+    /// The device that wrote `field`; without it (or with no field named), the one that wrote
+    /// the record's first field in the dataset's order.
     func node(of field: String?, in dataset: Dataset) -> String {
       if let field, let index = dataset.fieldIndex[field], let slot = slots[index] { return slot.hlc.node }
       return slots.lazy.compactMap { $0 }.first!.hlc.node
