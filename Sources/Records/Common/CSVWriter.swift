@@ -18,6 +18,11 @@ public struct CSVWriter {
     bytes.reserveCapacity(capacity)
   }
 
+  /// Makes room for `capacity` bytes in all, so that a collecting writer need not grow as it goes.
+  public mutating func reserve(_ capacity: Int) {
+    bytes.reserveCapacity(capacity)
+  }
+
   /// Appends a whole record written before (fields and line end), as it is.
   public mutating func rawRecord(_ record: UnsafeBufferPointer<UInt8>) throws {
     precondition(atRecordStart, "a record goes between records")
