@@ -11,13 +11,15 @@ extension Statement {
     switch value {
     case .null, .integer, .real:
       rc = nil
-    case .text(var text):
-      rc = text.withUTF8 { bytes in
-        arena.copy(UnsafeRawBufferPointer(bytes)).map {
-          sqlite3_bind_text64(
-            handle, index, $0.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), nil, UInt8(SQLITE_UTF8))
-        }
-      }
+    case .text(let text):
+      // Read in place: `withUTF8` needs a mutable copy of the string, one retain and release more.
+      rc =
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+          arena.copy(UnsafeRawBufferPointer(bytes)).map {
+            sqlite3_bind_text64(
+              handle, index, $0.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), nil, UInt8(SQLITE_UTF8))
+          }
+        } ?? nil
     case .blob(let data):
       rc = data.withUnsafeBytes { bytes in
         arena.copy(bytes).map { sqlite3_bind_blob64(handle, index, $0, UInt64(bytes.count), nil) }
