@@ -37,6 +37,8 @@ public struct Dataset: Hashable, Sendable {
   struct FieldCheck: Hashable, Sendable {
     let rule: FieldRule?
     let required: Bool
+    /// What the table keeps for a NULL (`defaults`).
+    let stored: DatabaseValue?
   }
 
   public struct Span: Hashable, Sendable {
@@ -89,7 +91,7 @@ public struct Dataset: Hashable, Sendable {
     onePerAccount =
       table.columns.first { $0.name == "account_id" }.map { Self.has($0.definition, "UNIQUE") } ?? false
     fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
-    inOrder = fields.map { FieldCheck(rule: all[$0], required: required.contains($0)) }
+    inOrder = fields.map { FieldCheck(rule: all[$0], required: required.contains($0), stored: defaults[$0]) }
   }
 
   /// Whether `definition` holds `word` (upper-case ASCII) in any case. By hand, as
@@ -153,6 +155,17 @@ extension Dataset {
   /// `value` as the table keeps it: a NULL for a column with a default is the default.
   public func stored(_ field: String, _ value: DatabaseValue) -> DatabaseValue {
     value == .null ? defaults[field] ?? .null : value
+  }
+
+  /// The place of `field` in `fields`.
+  public func place(of field: String) -> Int? {
+    fieldIndex[field]
+  }
+
+  /// `stored` for the field at `index` of `fields`.
+  func stored(at index: Int, _ value: DatabaseValue) -> DatabaseValue {
+    if case .null = value { return inOrder[index].stored ?? .null }
+    return value
   }
 
   /// The literal after `DEFAULT` in a column's definition: a whole number or a quoted text.

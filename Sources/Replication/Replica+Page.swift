@@ -5,22 +5,59 @@ import Storage
 /// replica has never seen (all of them, on a new device's first sync) go in many per statement:
 /// one statement per record and table made most of a first sync's time.
 extension Replica {
-  /// One record as it came from another replica.
-  public struct Incoming {
+  /// One record as it came from another replica: the fields its dataset keeps, by their place
+  /// in `dataset.fields` (a first sync reads every field of every record by place; looked up by
+  /// name, each was hashed three times on its way in), and its deletion state.
+  public struct Incoming: Sendable {
+    public typealias Field = (value: DatabaseValue, hlc: HLC)
     public let dataset: Dataset
     public let id: String
-    public let fields: [String: (value: DatabaseValue, hlc: HLC)]
+    /// Each field of `dataset.fields` that came, at its place; nil where it did not.
+    public let slots: [Field?]
+    /// The record's `FieldMerge.deleted` field, when it came.
+    public let deletion: Field?
     /// Local columns that come with it (a blob's bytes).
     public let untracked: [String: DatabaseValue]
 
     public init(
-      _ dataset: Dataset, id: String, _ fields: [String: (value: DatabaseValue, hlc: HLC)],
-      untracked: [String: DatabaseValue] = [:]
+      _ dataset: Dataset, id: String, slots: [Field?], deletion: Field?, untracked: [String: DatabaseValue] = [:]
     ) {
+      precondition(slots.count == dataset.fields.count, "one slot per field of \(dataset.name)")
       self.dataset = dataset
       self.id = id
-      self.fields = fields
+      self.slots = slots
+      self.deletion = deletion
       self.untracked = untracked
+    }
+
+    /// From fields by name; those `dataset` does not keep are left out.
+    public init(_ dataset: Dataset, id: String, _ fields: [String: Field], untracked: [String: DatabaseValue] = [:]) {
+      var slots = [Field?](repeating: nil, count: dataset.fields.count)
+      for (name, field) in fields {
+        if let index = dataset.fieldIndex[name] { slots[index] = field }
+      }
+      self.init(dataset, id: id, slots: slots, deletion: fields[FieldMerge.deleted], untracked: untracked)
+    }
+
+    /// The same record with local columns.
+    public func with(untracked: [String: DatabaseValue]) -> Incoming {
+      Incoming(dataset, id: id, slots: slots, deletion: deletion, untracked: untracked)
+    }
+
+    /// Its fields by name, as `merge` takes them.
+    public var fields: [String: Field] {
+      var fields: [String: Field] = [:]
+      fields.reserveCapacity(slots.count + 1)
+      for (index, slot) in slots.enumerated() { if let slot { fields[dataset.fields[index]] = slot } }
+      if let deletion { fields[FieldMerge.deleted] = deletion }
+      return fields
+    }
+
+    /// The newest clock among its fields.
+    public var newest: HLC? {
+      var newest = deletion?.hlc
+      for slot in slots { if let hlc = slot?.hlc, newest.map({ hlc > $0 }) ?? true { newest = hlc } }
+      return newest
     }
   }
 
@@ -45,18 +82,17 @@ extension Replica {
       var others: [Incoming] = []
       for record in records {
         // Twice in one page, a deletion, a restore or bytes: the careful way.
-        guard !seen.contains(record.id), record.untracked.isEmpty, record.fields[FieldMerge.deleted] == nil,
+        guard !seen.contains(record.id), record.untracked.isEmpty, record.deletion == nil,
           taken.insert(record.id).inserted
         else {
           others.append(record)
           continue
         }
-        guard let winners = Fresh(record, in: dataset) else {
-          // A record with nothing this dataset keeps leaves no trace, as `apply` leaves none.
-          continue
-        }
-        if let fault = dataset.fault(inOrder: winners.slots.map { $0?.value ?? .null }) {
-          try refuse(dataset, id: record.id, fault, device: winners.node(of: fault.field, in: dataset))
+        // A record with nothing this dataset keeps leaves no trace, as `apply` leaves none.
+        guard record.slots.contains(where: { $0 != nil }) else { continue }
+        let winners = Fresh(record: record)
+        if let fault = dataset.fault(inOrder: dataset.fields.indices.map { winners.value($0) ?? .null }) {
+          try refuse(dataset, id: record.id, fault, device: winners.node(of: fault.field))
           continue
         }
         fresh.append(winners)
@@ -65,7 +101,7 @@ extension Replica {
         // Another id than the one here (a hand-made client, another email's profile) would
         // break the table's one-per-account rule and with it every later page: refused alone.
         fresh = try fresh.filter { record in
-          try alone(dataset, record.id, device: record.node(of: nil, in: dataset)) {
+          try alone(dataset, record.id, device: record.node(of: nil)) {
             try insertFresh(dataset, [record])
           }
         }
@@ -80,7 +116,8 @@ extension Replica {
             record.dataset, id: record.id, record.fields, untracked: record.untracked, observeClock: false)
         }
         if dataset.onePerAccount {
-          _ = try alone(dataset, record.id, device: record.fields.first?.value.hlc.node, apply)
+          _ = try alone(
+            dataset, record.id, device: (record.slots.lazy.compactMap { $0 }.first ?? record.deletion)?.hlc.node, apply)
         } else {
           try apply()
         }
@@ -118,39 +155,33 @@ extension Replica {
     return seen
   }
 
-  /// A record never seen here: the value and clock of each field of its dataset it has, in the
-  /// dataset's order. Looked up by position, where a dictionary by name cost a first sync
-  /// hashing every field's name a dozen times.
+  /// A record never seen here, read by place: a NULL for a field with a default reads as that
+  /// default. The record is kept whole, not copied field by field: copies of a value and its
+  /// clock (two texts) cost a first sync more than reading them where they are.
   struct Fresh {
-    let id: String
-    let slots: [(value: DatabaseValue, hlc: HLC)?]
+    let record: Incoming
+    var id: String { record.id }
 
-    /// The fields of `record` that `dataset` keeps, a NULL for a field with a default as that
-    /// default; nil when it has none of them.
-    init?(_ record: Incoming, in dataset: Dataset) {
-      var slots = [(value: DatabaseValue, hlc: HLC)?](repeating: nil, count: dataset.fields.count)
-      var any = false
-      for (field, change) in record.fields {
-        guard let index = dataset.fieldIndex[field] else { continue }
-        slots[index] = (change.value == .null ? dataset.stored(field, .null) : change.value, change.hlc)
-        any = true
-      }
-      guard any else { return nil }
-      self.id = record.id
-      self.slots = slots
+    /// The value of the field at `index`; nil when it did not come.
+    func value(_ index: Int) -> DatabaseValue? {
+      record.slots[index].map { record.dataset.stored(at: index, $0.value) }
     }
 
     /// The device that wrote `field`; without it (or with no field named), the one that wrote
     /// the record's first field in the dataset's order.
-    func node(of field: String?, in dataset: Dataset) -> String {
-      if let field, let index = dataset.fieldIndex[field], let slot = slots[index] { return slot.hlc.node }
-      return slots.lazy.compactMap { $0 }.first!.hlc.node
+    func node(of field: String?) -> String {
+      if let field, let index = record.dataset.fieldIndex[field], let slot = record.slots[index] {
+        return slot.hlc.node
+      }
+      return record.slots.lazy.compactMap { $0 }.first!.hlc.node
     }
 
     /// Its fields by name, for the careful way (`merge`).
-    func winners(in dataset: Dataset) -> [String: (value: DatabaseValue, hlc: HLC)] {
-      var winners: [String: (value: DatabaseValue, hlc: HLC)] = [:]
-      for (index, slot) in slots.enumerated() { if let slot { winners[dataset.fields[index]] = slot } }
+    var winners: [String: Incoming.Field] {
+      var winners: [String: Incoming.Field] = [:]
+      for (index, slot) in record.slots.enumerated() {
+        if let slot { winners[record.dataset.fields[index]] = (value(index)!, slot.hlc) }
+      }
       return winners
     }
   }
@@ -165,7 +196,7 @@ extension Replica {
     // Records with the same fields go in one statement: grouped by which of the dataset's fields
     // each has, their positions ordered by name once per group.
     var sets: [[Bool]: [Int]] = [:]
-    for index in byID { sets[records[index].slots.map { $0 != nil }, default: []].append(index) }
+    for index in byID { sets[records[index].record.slots.map { $0 != nil }, default: []].append(index) }
     let groups = sets.map { has, indexes in
       (dataset.fields.indices.filter { has[$0] }.sorted { dataset.fields[$0] < dataset.fields[$1] }, indexes)
     }
@@ -182,12 +213,12 @@ extension Replica {
         var values: [DatabaseValue] = []
         values.reserveCapacity(part.count * names.count)
         for index in part {
-          let slots = records[index].slots
-          values.append(.text(records[index].id))
+          let record = records[index]
+          values.append(.text(record.id))
           values.append(.text(accountID))
-          for column in columns { values.append(slots[column]!.value) }
+          for column in columns { values.append(record.value(column)!) }
           if !stamp.isEmpty { values.append(now.databaseValue) }
-          clocks[index] = Self.clocksText(dataset, columns, slots, shared: &shared)
+          clocks[index] = Self.clocksText(dataset, columns, record.record.slots, shared: &shared)
         }
         do {
           try db.execute(
@@ -199,7 +230,7 @@ extension Replica {
           // records merge one by one, which updates such a row.
           for index in part {
             let record = records[index]
-            _ = try merge(dataset, id: record.id, record.winners(in: dataset), untracked: [:], observeClock: false)
+            _ = try merge(dataset, id: record.id, record.winners, untracked: [:], observeClock: false)
           }
         }
       }
@@ -219,8 +250,7 @@ extension Replica {
     if let span = dataset.span, let start = dataset.fieldIndex[span.start], let end = dataset.fieldIndex[span.end] {
       var days = Set<Int64>()
       for index in order {
-        let slots = records[index].slots
-        if let start = slots[start]?.value, let end = slots[end]?.value {
+        if let start = records[index].value(start), let end = records[index].value(end) {
           days.formUnion(Self.days(start: start, end: end))
         }
       }

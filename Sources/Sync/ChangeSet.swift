@@ -243,16 +243,41 @@ extension WireChange {
   }
 
   /// The change as a device applies it: its dataset among `datasets`, and only the fields that
-  /// dataset has (a newer device's extra fields are left to the devices that know them).
-  public func validated(now: Date, in datasets: [Dataset]) throws -> (
-    Dataset, [String: (value: DatabaseValue, hlc: HLC)]
-  ) {
-    let known = datasets.named(dataset)
-    let parsed = try validated(now: now) { name in
-      name == FieldMerge.deleted || known?.fields.contains(name) == true
+  /// dataset has, by place (a newer device's extra fields are left to the devices that know
+  /// them). The same checks as `validated`, in one pass and without a dictionary: a first sync
+  /// reads every field of every record here.
+  public func incoming(now: Date, maxSkew: TimeInterval = 3600, in datasets: [Dataset]) throws -> Replica.Incoming {
+    guard let known = datasets.named(dataset) else {
+      _ = try validated(now: now, maxSkew: maxSkew) { _ in false }
+      throw ChangeSetError.unknownDataset(dataset)
     }
-    guard let known else { throw ChangeSetError.unknownDataset(self.dataset) }
-    return (known, parsed)
+    guard !id.isEmpty, id.utf8.count <= ChangeSetError.maxIDLength else { throw ChangeSetError.badID }
+    var slots = [Replica.Incoming.Field?](repeating: nil, count: known.fields.count)
+    var deletion: Replica.Incoming.Field?
+    // The fields of a record written at once share a clock: its text is read once.
+    var last: (text: String, hlc: HLC)?
+    for (name, field) in fields {
+      let index = known.place(of: name)
+      // A field of the dataset has a good name; account_id is every synced table's local owner
+      // column: no device may be sent one.
+      guard index != nil || name == FieldMerge.deleted || (Self.isName(name) && name != "account_id") else {
+        throw ChangeSetError.badFieldName(dataset: dataset, field: name)
+      }
+      let hlc: HLC
+      if let last, last.text == field.hlc {
+        hlc = last.hlc
+      } else {
+        guard let read = HLC(field.hlc) else { throw ChangeSetError.badClock(field.hlc) }
+        guard read.date.timeIntervalSince(now) <= maxSkew else { throw ChangeSetError.clockAhead(field.hlc) }
+        (hlc, last) = (read, (field.hlc, read))
+      }
+      if let index {
+        slots[index] = (field.value.databaseValue, hlc)
+      } else if name == FieldMerge.deleted {
+        deletion = (field.value.databaseValue, hlc)
+      }
+    }
+    return Replica.Incoming(known, id: id, slots: slots, deletion: deletion)
   }
 
   /// A dataset or field name: lower-case ASCII letters, digits and `_`, starting with a letter.

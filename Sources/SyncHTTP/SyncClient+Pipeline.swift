@@ -47,12 +47,12 @@ extension SyncClient {
     var checked: [Checked]? = nil
   }
 
-  typealias Checked = (dataset: Dataset, fields: [String: (value: DatabaseValue, hlc: HLC)])?
+  typealias Checked = Replica.Incoming?
 
   /// Each change as this device applies it, or nil for one it cannot read (a dataset it does not
   /// know, a bad clock): those are passed over.
   static func check(_ changes: [WireChange], in datasets: [Dataset]) -> [Checked] {
-    changes.map { try? $0.validated(now: .distantFuture, in: datasets) }
+    changes.map { try? $0.incoming(now: .distantFuture, in: datasets) }
   }
 
   /// The next page, requested while this one is applied; sealed pages are opened on the way,

@@ -203,13 +203,13 @@ public final class SyncClient {
         }
       let checked = received.checked ?? Self.check(incoming, in: datasets)
       for (change, check) in zip(incoming, checked) {
-        guard let (dataset, fields) = check else { continue }
-        for field in fields.values where held.newest.map({ field.hlc > $0 }) ?? true { held.newest = field.hlc }
-        if dataset.isBlob {
+        guard let record = check else { continue }
+        if let newest = record.newest, held.newest.map({ newest > $0 }) ?? true { held.newest = newest }
+        if record.dataset.isBlob {
           guard let data = blobs[change.id] else { continue }
-          held.records.append(Replica.Incoming(dataset, id: change.id, fields, untracked: ["data": .blob(data)]))
+          held.records.append(record.with(untracked: ["data": .blob(data)]))
         } else {
-          held.records.append(Replica.Incoming(dataset, id: change.id, fields))
+          held.records.append(record)
         }
       }
       // Pages of a pull are applied several at once: a first sync's random ids touch most pages
