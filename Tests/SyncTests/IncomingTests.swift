@@ -1,0 +1,56 @@
+import Foundation
+import Records
+import Replication
+import Storage
+import Testing
+
+@testable import Sync
+
+/// A pulled change read into its dataset's places (`WireChange.incoming`): what lands where,
+/// and that it refuses what `validated` refuses.
+@Suite struct IncomingTests {
+  let clock = "2026-11-18T11:06:40.123Z-0000-0123456789abcdef"
+  let later = "2026-11-18T11:06:41.000Z-0001-00000000000000ff"
+  let now = Date(timeIntervalSince1970: 1_795_000_000)
+
+  func change(_ fields: [String: WireField], dataset: String = "donation", id: String = "d-1") -> WireChange {
+    WireChange(dataset: dataset, id: id, fields: fields)
+  }
+
+  @Test func fieldsLandInTheirPlacesAndOthersAreLeftOut() throws {
+    let record = try change([
+      "place": WireField(value: .string("DRK"), hlc: clock), "hb_g_dl": WireField(value: .double(13.4), hlc: later),
+      "notes": WireField(value: .null, hlc: clock), "from_a_newer_device": WireField(value: .int(1), hlc: clock),
+      FieldMerge.deleted: WireField(value: .int(0), hlc: later),
+    ]).incoming(now: now, in: [.donation])
+    let fields = Dataset.donation.fields
+    #expect(record.slots.count == fields.count)
+    #expect(record.slots[fields.firstIndex(of: "place")!]?.value == .text("DRK"))
+    #expect(record.slots[fields.firstIndex(of: "hb_g_dl")!]?.value == .real(13.4))
+    #expect(record.slots[fields.firstIndex(of: "notes")!]?.value == .null)
+    #expect(record.slots[fields.firstIndex(of: "kind")!] == nil, "a field not sent has no place filled")
+    #expect(record.slots.compactMap { $0 }.count == 3, "the newer device's field is left out")
+    #expect(record.deletion?.value == .integer(0))
+    #expect(record.newest == HLC(later))
+    #expect(Set(record.fields.keys) == ["place", "hb_g_dl", "notes", FieldMerge.deleted])
+  }
+
+  @Test func whatValidationRefusesIsRefusedHere() {
+    let good = WireField(value: .string("DRK"), hlc: clock)
+    let cases: [(WireChange, ChangeSetError)] = [
+      (change(["place": WireField(value: .string("DRK"), hlc: "yesterday")]), .badClock("yesterday")),
+      (change(["Place": good]), .badFieldName(dataset: "donation", field: "Place")),
+      (change(["account_id": good]), .badFieldName(dataset: "donation", field: "account_id")),
+      (change(["place": good], id: ""), .badID),
+      (change(["place": good], dataset: "novel"), .unknownDataset("novel")),
+      (change(["Place": good], dataset: "novel"), .badFieldName(dataset: "novel", field: "Place")),
+    ]
+    for (change, error) in cases {
+      #expect(throws: error) { try change.incoming(now: now, in: [.donation]) }
+    }
+    let ahead = "2030-01-01T00:00:00.000Z-0000-0123456789abcdef"
+    #expect(throws: ChangeSetError.clockAhead(ahead)) {
+      try change(["place": WireField(value: .string("DRK"), hlc: ahead)]).incoming(now: now, in: [.donation])
+    }
+  }
+}
