@@ -69,29 +69,36 @@ extension SyncClient {
   static func cut(
     _ pending: consuming [Replica.Pending], budget: Int, sealed: Bool, records: Int = SyncLimits.changesPerRequest
   ) -> [Replica.Pending] {
-    var total = 0
-    var seen = Set<String>()
-    var end = pending.count
-    for (index, entry) in pending.enumerated() {
-      total += estimatedBytes(entry, sealed: sealed)
-      // A record begins here that no longer fits the count: the ones before it go, whole. (The
-      // entries of a record mostly follow each other: those are not looked up again.)
-      let sameRecord = index > 0 && pending[index - 1].id == entry.id && pending[index - 1].dataset == entry.dataset
-      if !sameRecord, seen.insert(entry.dataset + "\u{0}" + entry.id).inserted, seen.count > records {
-        end = index
-        break
+    // Read in place: a copy of each entry (five texts) cost more than the rest of the cut.
+    let end = pending.withUnsafeBufferPointer { pending in
+      var total = 0
+      var seen = Set<String>()
+      for index in pending.indices {
+        total += estimatedBytes(pending[index], sealed: sealed)
+        // A record begins here that no longer fits the count: the ones before it go, whole. (The
+        // entries of a record mostly follow each other: those are not looked up again.)
+        let sameRecord =
+          index > 0 && pending[index - 1].id == pending[index].id
+          && pending[index - 1].dataset == pending[index].dataset
+        if !sameRecord, seen.insert(pending[index].dataset + "\u{0}" + pending[index].id).inserted,
+          seen.count > records
+        {
+          return index
+        }
+        guard total > budget, index > 0 else { continue }
+        // A whole-record entry expands to several with one seq: never split one.
+        let seq = pending[index].seq
+        var end = index
+        while end > 0, pending[end - 1].seq == seq { end -= 1 }
+        if end == 0 { end = pending.firstIndex { $0.seq != seq } ?? pending.count }
+        // The record the budget ran out in waits for the next batch, all of it.
+        let (dataset, id) = (pending[end - 1].dataset, pending[end - 1].id)
+        if let start = pending[..<end].firstIndex(where: { $0.id == id && $0.dataset == dataset }), start > 0 {
+          end = start
+        }
+        return end
       }
-      guard total > budget, index > 0 else { continue }
-      // A whole-record entry expands to several with one seq: never split one.
-      end = index
-      while end > 0, pending[end - 1].seq == entry.seq { end -= 1 }
-      if end == 0 { end = pending.firstIndex { $0.seq != entry.seq } ?? pending.count }
-      // The record the budget ran out in waits for the next batch, all of it.
-      let last = pending[end - 1]
-      if let start = pending[..<end].firstIndex(where: { $0.id == last.id && $0.dataset == last.dataset }), start > 0 {
-        end = start
-      }
-      break
+      return pending.count
     }
     pending.removeSubrange(end...)
     return pending
@@ -131,25 +138,31 @@ extension SyncClient {
     var last: Int?
     // The fields of a record written at once share a clock: its text is made once.
     var clock: (hlc: HLC, text: String)?
-    for entry in pending {
-      // The entries of a record mostly follow each other: the one before is tried first.
-      let position: Int
-      if let last, changes[last].id == entry.id, changes[last].dataset == entry.dataset {
-        position = last
-      } else {
-        let key = entry.dataset + "\u{0}" + entry.id
-        if let known = positions[key] {
-          position = known
+    // Read in place, as `cut` reads them.
+    pending.withUnsafeBufferPointer { pending in
+      for index in pending.indices {
+        // The entries of a record mostly follow each other: the one before is tried first.
+        let position: Int
+        if let last, changes[last].id == pending[index].id, changes[last].dataset == pending[index].dataset {
+          position = last
         } else {
-          position = changes.count
-          positions[key] = position
-          // Room for a whole record: grown from empty, its fields were hashed again four times.
-          changes.append(WireChange(dataset: entry.dataset, id: entry.id, fields: Dictionary(minimumCapacity: 16)))
+          let key = pending[index].dataset + "\u{0}" + pending[index].id
+          if let known = positions[key] {
+            position = known
+          } else {
+            position = changes.count
+            positions[key] = position
+            // Room for a whole record: grown from empty, its fields were hashed again four times.
+            changes.append(
+              WireChange(
+                dataset: pending[index].dataset, id: pending[index].id, fields: Dictionary(minimumCapacity: 16)))
+          }
         }
+        last = position
+        if clock?.hlc != pending[index].hlc { clock = (pending[index].hlc, pending[index].hlc.description) }
+        changes[position].fields[pending[index].field] = WireField(
+          value: WireValue(pending[index].value), hlc: clock!.text)
       }
-      last = position
-      if clock?.hlc != entry.hlc { clock = (entry.hlc, entry.hlc.description) }
-      changes[position].fields[entry.field] = WireField(value: WireValue(entry.value), hlc: clock!.text)
     }
     return changes
   }
