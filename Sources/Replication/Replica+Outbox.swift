@@ -25,6 +25,7 @@ extension Replica {
     // The entries of a record written at once share its id and clock: read once, kept for the run.
     var last: Pending?
     var lastClock = ""
+    var lastClocks: String?
     // A whole record's clocks come with its entry: one lookup in the same statement, not a
     // query of their own.
     try db.scanRows(
@@ -52,9 +53,10 @@ extension Replica {
         field: try row.get(3), value: row[4], hlc: hlc)
       last = entry
       let start = entries.count
-      try expand(
-        entry, clocks: try row.get(6, as: String?.self), in: datasets, selects: &selects, shared: &shared,
-        into: &entries)
+      // Read as the String before when the bytes are the same: `shared` then knows it at once.
+      let clocks = row.withUTF8(6) { $0 == nil } ? nil : try row.text(6, sameAs: lastClocks)
+      lastClocks = clocks ?? lastClocks
+      try expand(entry, clocks: clocks, in: datasets, selects: &selects, shared: &shared, into: &entries)
       return !full(entries[start...])
     }
     return entries
