@@ -35,8 +35,9 @@ extension DonationStore {
       account.id
     ) { row in
       if rows.count == 256, expected > 256 {
-        // The first rows' mean length, with room to spare, for all of them.
-        lines.reserve(lines.bytes.count / 256 * expected * 5 / 4)
+        // The first rows' mean length, with room to spare, for all of them; at most 256 MiB
+        // ahead, so that first rows with long notes cannot ask for more than the export needs.
+        lines.reserve(min(lines.bytes.count / 256 * expected * 5 / 4, 1 << 28))
       }
       let start = lines.bytes.count
       for column in 0..<Self.csvHeader.count {
