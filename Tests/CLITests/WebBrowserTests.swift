@@ -108,6 +108,7 @@ import Testing
       let axes = page["axes_390"] as? [String: Any]
       #expect(axes?["hidden"] as? [String] == [], "\(path): a chart's value axis is out of view at 390 px")
       #expect(axes?["misaligned"] as? [String] == [], "\(path): a pinned axis off the chart's scale")
+      #expect(axes?["newest"] as? [String] == [], "\(path): a chart opens with its newest measurement out of view")
       #expect((page["unlabelled"] as? [String])?.isEmpty == true, "\(path): fields without a label")
       #expect((page["charts_untitled"] as? [String])?.isEmpty == true, "\(path): charts without a title")
       let h1 = page["h1"] as? String ?? ""

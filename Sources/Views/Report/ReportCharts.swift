@@ -100,6 +100,7 @@ enum ReportCharts {
         "the least haemoglobin the service takes: \(String(format: "%.1f", minimum)) g/dL (\(data.profile.region.rawValue), \(data.profile.sex?.rawValue ?? "sex not set"))"
       )
     }
+    if let (day, _) = hbs.last { chart.newestMark(at: chart.x(Double(day.ordinal) + 0.5, in: range)) }
     if !hbs.isEmpty {
       let points = hbs.map { day, hb in
         "\(f(chart.x(Double(day.ordinal) + 0.5, in: range))),\(f(chart.y(hb, in: yRange)))"

@@ -28,6 +28,13 @@ struct SVGChart {
   /// newest days): for a chart whose marks fill only its left part.
   var opensAtStart = false
 
+  /// Notes where the newest mark is: one in the left half of a chart whose right part is days
+  /// to come (a donation chart runs to the day you may donate again) is out of view in a frame
+  /// that opens at the end, so the frame opens at the start.
+  mutating func newestMark(at x: Double) {
+    opensAtStart = x < left + plotWidth / 2
+  }
+
   init(name: String, title: String, summary: String, height: Double = 220) {
     self.name = name
     self.title = title
