@@ -53,6 +53,12 @@ extension Replica {
       return fields
     }
 
+    /// The device that wrote its first field in the dataset's order (its deletion when it has no
+    /// field): the one a refusal names when no one field is at fault.
+    var writer: String? {
+      (slots.lazy.compactMap { $0 }.first ?? deletion)?.hlc.node
+    }
+
     /// The newest clock among its fields.
     public var newest: HLC? {
       var newest = deletion?.hlc
@@ -116,8 +122,7 @@ extension Replica {
             record.dataset, id: record.id, record.fields, untracked: record.untracked, observeClock: false)
         }
         if dataset.onePerAccount {
-          _ = try alone(
-            dataset, record.id, device: (record.slots.lazy.compactMap { $0 }.first ?? record.deletion)?.hlc.node, apply)
+          _ = try alone(dataset, record.id, device: record.writer, apply)
         } else {
           try apply()
         }
@@ -173,7 +178,7 @@ extension Replica {
       if let field, let index = record.dataset.fieldIndex[field], let slot = record.slots[index] {
         return slot.hlc.node
       }
-      return record.slots.lazy.compactMap { $0 }.first!.hlc.node
+      return record.writer!
     }
 
     /// Its fields by name, for the careful way (`merge`).
