@@ -50,9 +50,10 @@ extension SyncClient {
   typealias Checked = Replica.Incoming?
 
   /// Each change as this device applies it, or nil for one it cannot read (a dataset it does not
-  /// know, a bad clock): those are passed over.
+  /// know, a bad clock): those are passed over. Each is checked as a new row here too: on the
+  /// core that reads the next page, not the one writing this one.
   static func check(_ changes: [WireChange], in datasets: [Dataset]) -> [Checked] {
-    changes.map { try? $0.incoming(now: .distantFuture, in: datasets) }
+    changes.map { try? $0.incoming(now: .distantFuture, in: datasets).checkedAsNew() }
   }
 
   /// The next page, requested while this one is applied; sealed pages are opened on the way,

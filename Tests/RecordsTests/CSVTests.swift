@@ -67,6 +67,24 @@ import Testing
     #expect(String(decoding: chunks.flatMap { $0 }, as: UTF8.self) == rows.map(CSV.record).joined())
   }
 
+  /// A collecting writer that reserved megabytes up front (backed by huge pages where the
+  /// kernel gives them) holds what it was given and grows past what it reserved.
+  @Test func aWriterThatReservedMegabytesKeepsEveryByte() throws {
+    var writer = CSVWriter(collecting: 16)
+    writer.field("before")
+    try writer.endRecord()
+    writer.reserve(6 << 20)
+    #expect(writer.bytes.capacity >= 6 << 20)
+    #expect(writer.bytes == Array("before\r\n".utf8), "what came before the reserve is kept")
+    let row = String(repeating: "x", count: 1000)
+    for _ in 0..<7000 {
+      writer.field(row)
+      try writer.endRecord()
+    }
+    #expect(writer.bytes.count == 8 + 7000 * 1002)
+    #expect(writer.bytes.suffix(1002) == ArraySlice(Array((row + "\r\n").utf8)))
+  }
+
   /// Read in batches of any chunk size, a file gives the records (and line numbers) it gives
   /// read whole, quoted line breaks and CRLF included.
   @Test func batchesGiveWhatOneParseGives() throws {

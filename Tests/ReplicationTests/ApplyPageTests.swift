@@ -115,6 +115,39 @@ import Testing
       "every field with one clock is written as one")
   }
 
+  /// A page checked as new rows where it was read (`checkedAsNew`, on the core that reads the
+  /// next page) is written as one checked where it is written: the same rows, clocks and
+  /// refusals, each naming the same field and device.
+  @Test func aPageCheckedAheadEndsAsOneCheckedWhereItIsWritten() throws {
+    var page = Self.page()
+    var bogus = Self.donation(place: "Somewhere", at: 2)
+    bogus["kind"] = (.text("bogus"), Self.hlc(2))
+    page.append(.init(.donation, id: "bogus-kind", bogus))
+    var missing = Self.donation(place: "Nowhere", at: 2)
+    missing["place"] = (.null, Self.hlc(2))
+    page.append(.init(.donation, id: "no-place", missing))
+    let checked = page.map { $0.checkedAsNew() }
+    let refused = checked.compactMap { record -> String? in
+      guard case .refused(let fault) = record.asNew else { return nil }
+      return "\(record.id): \(fault.field)"
+    }
+    // Records that are not whole would be refused as new rows: they are merged, never inserted.
+    #expect(
+      refused == [
+        "seen: kind", "gone: kind", "twice: kind", "nothing-kept: kind", "bogus-kind: kind", "no-place: place",
+      ])
+    #expect(checked.allSatisfy { if case .notDone = $0.asNew { false } else { true } })
+    let (ahead, here) = (try TestAccount(), try TestAccount())
+    let aheadReplica = try Self.prepare(ahead.db, ahead.account.id)
+    let hereReplica = try Self.prepare(here.db, here.account.id)
+    try ahead.db.transaction { _ in try aheadReplica.applyPage(checked) }
+    try here.db.transaction { _ in try hereReplica.applyPage(page) }
+    #expect(try Self.dump(ahead.db) == Self.dump(here.db))
+    let refusals = try hereReplica.refusals().map { "\($0.id): \($0.field) \($0.reason) by \($0.device)" }
+    #expect(refusals.count == 2)
+    #expect(try aheadReplica.refusals().map { "\($0.id): \($0.field) \($0.reason) by \($0.device)" } == refusals)
+  }
+
   @Test func aRowWithoutClocksIsUpdatedNotRefused() throws {
     let account = try TestAccount()
     let replica = Replica(db: account.db, accountID: account.account.id, now: Self.now)

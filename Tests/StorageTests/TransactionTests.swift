@@ -79,4 +79,15 @@ struct Boom: Error {}
     }
     #expect(try dump(db) == before)
   }
+
+  // `withPageCache`: the cache held to a size for a scan, and given back its own after, whatever
+  // the scan does.
+  @Test func aScanHoldsThePageCacheAndGivesItBackAfter() throws {
+    func cacheSize() throws -> Int? { try db.scalar(Int.self, "PRAGMA cache_size") }
+    #expect(try cacheSize() == -32768, "a database opens with 32 MiB of cache")
+    #expect(try db.withPageCache(kibibytes: 2048) { try cacheSize() } == -2048)
+    #expect(try cacheSize() == -32768)
+    #expect(throws: Boom.self) { try db.withPageCache(kibibytes: 512) { throw Boom() } }
+    #expect(try cacheSize() == -32768, "a scan that throws gives the cache back too")
+  }
 }

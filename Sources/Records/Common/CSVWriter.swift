@@ -1,3 +1,5 @@
+import Core
+
 /// Builds RFC 4180 CSV as bytes, flushing in chunks: the fast path for exports of many rows.
 public struct CSVWriter {
   public private(set) var bytes: [UInt8] = []
@@ -20,7 +22,7 @@ public struct CSVWriter {
 
   /// Makes room for `capacity` bytes in all, so that a collecting writer need not grow as it goes.
   public mutating func reserve(_ capacity: Int) {
-    bytes.reserveCapacity(capacity)
+    bytes.reserveCapacityInHugePages(capacity)
   }
 
   /// Appends a whole record written before (fields and line end), as it is.

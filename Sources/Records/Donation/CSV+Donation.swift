@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Replication
 import Storage
@@ -26,42 +27,46 @@ extension DonationStore {
     let expected = try db.scalar(Int.self, "SELECT count(*) FROM donation WHERE account_id = ?", account.id) ?? 0
     var lines = CSVWriter(collecting: 1 << 16)
     var keys: [UInt8] = []
-    keys.reserveCapacity(expected * 64)
+    keys.reserveCapacityInHugePages(expected * 64)
     var rows: [ExportLine] = []
-    rows.reserveCapacity(expected)
+    rows.reserveCapacityInHugePages(expected)
     let dateColumn = Int32(Self.csvHeader.count)
-    try db.forEachRow(
-      "SELECT \(Self.columns), coalesce(completed_at, scheduled_at) FROM donation NOT INDEXED WHERE account_id = ?",
-      account.id
-    ) { row in
-      if rows.count == 256, expected > 256 {
-        // The first rows' mean length, with room to spare, for all of them; at most 256 MiB
-        // ahead, so that first rows with long notes cannot ask for more than the export needs.
-        lines.reserve(min(lines.bytes.count / 256 * expected * 5 / 4, 1 << 28))
-      }
-      let start = lines.bytes.count
-      for column in 0..<Self.csvHeader.count {
-        row.withUTF8(column) { text in
-          guard column == 3 || column == 4, let text, !text.isEmpty else { return lines.field(text) }
-          lines.rawField { out in
-            // Text not in the stored form is written as it is rather than lost.
-            if !times.appendLocal(stored: text, to: &out) { out.append(contentsOf: text) }
+    // Each page of the table is read once: 2 MiB of cache, reused, rather than 32 MiB of fresh
+    // pages the process faults in one by one (some 6,000 of them for 100,000 rows).
+    try db.withPageCache(kibibytes: 2048) {
+      try db.forEachRow(
+        "SELECT \(Self.columns), coalesce(completed_at, scheduled_at) FROM donation NOT INDEXED WHERE account_id = ?",
+        account.id
+      ) { row in
+        if rows.count == 256, expected > 256 {
+          // The first rows' mean length, with room to spare, for all of them; at most 256 MiB
+          // ahead, so that first rows with long notes cannot ask for more than the export needs.
+          lines.reserve(min(lines.bytes.count / 256 * expected * 5 / 4, 1 << 28))
+        }
+        let start = lines.bytes.count
+        for column in 0..<Self.csvHeader.count {
+          row.withUTF8(column) { text in
+            guard column == 3 || column == 4, let text, !text.isEmpty else { return lines.field(text) }
+            lines.rawField { out in
+              // Text not in the stored form is written as it is rather than lost.
+              if !times.appendLocal(stored: text, to: &out) { out.append(contentsOf: text) }
+            }
           }
         }
+        try lines.endRecord()
+        var prefix = (UInt64(0), UInt64(0))
+        let date = row.withUTF8(Int(dateColumn)) { text -> Range<Int>? in
+          guard let text else { return nil }
+          prefix = ExportLine.prefix(text)
+          keys.append(contentsOf: text)
+          return keys.count - text.count..<keys.count
+        }
+        let id = row.withUTF8(0) { text -> Range<Int> in
+          keys.append(contentsOf: text ?? UnsafeBufferPointer(start: nil, count: 0))
+          return keys.count - (text?.count ?? 0)..<keys.count
+        }
+        rows.append(ExportLine(line: start..<lines.bytes.count, date: date, prefix: prefix, id: id))
       }
-      try lines.endRecord()
-      var prefix = (UInt64(0), UInt64(0))
-      let date = row.withUTF8(Int(dateColumn)) { text -> Range<Int>? in
-        guard let text else { return nil }
-        prefix = ExportLine.prefix(text)
-        keys.append(contentsOf: text)
-        return keys.count - text.count..<keys.count
-      }
-      let id = row.withUTF8(0) { text -> Range<Int> in
-        keys.append(contentsOf: text ?? UnsafeBufferPointer(start: nil, count: 0))
-        return keys.count - (text?.count ?? 0)..<keys.count
-      }
-      rows.append(ExportLine(line: start..<lines.bytes.count, date: date, prefix: prefix, id: id))
     }
     // Sorted as small keys (the date's first bytes, the row), the whole rows only on a tie.
     var order = rows.indices.map { (rows[$0].prefix.0, rows[$0].prefix.1, $0) }
