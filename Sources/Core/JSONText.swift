@@ -73,7 +73,18 @@ public enum JSONText {
   }
 
   public static func quote(_ s: String) -> String {
-    if !s.utf8.contains(where: mayEscape) { return "\"" + s + "\"" }
+    // Checked eight bytes at a time and written into a string sized once: a pull page quotes
+    // two texts for each of its 5,000 records, and a byte at a time, with two concatenations,
+    // that was a fifth of the server's work to answer it.
+    var s = s
+    if !s.withUTF8(anyMayEscape) {
+      var quoted = ""
+      quoted.reserveCapacity(s.utf8.count + 2)
+      quoted += "\""
+      quoted += s
+      quoted += "\""
+      return quoted
+    }
     var out: [UInt8] = []
     appendQuoted(s, to: &out)
     return String(decoding: out, as: UTF8.self)

@@ -84,8 +84,22 @@ struct PageRow: Sendable {
   let fields: String?
   let seq: Int64
 
+  /// A record of a page as JSON, written into a string sized for it once: interpolated, the
+  /// string was sized for the short parts and grew twice or more around the fields, each time
+  /// copying them (a pull page is 5,000 records of them).
   static func json(dataset: String, id: String, fields: String) -> String {
-    "{\"dataset\":\(WireJSON.quote(dataset)),\"id\":\(WireJSON.quote(id)),\"fields\":\(fields)}"
+    let dataset = WireJSON.quote(dataset)
+    let id = WireJSON.quote(id)
+    var out = ""
+    out.reserveCapacity(32 + dataset.utf8.count + id.utf8.count + fields.utf8.count)
+    out += #"{"dataset":"#
+    out += dataset
+    out += #","id":"#
+    out += id
+    out += #","fields":"#
+    out += fields
+    out += "}"
+    return out
   }
 
   /// The answer's page: `rows` (stored records after the cursor, read before this request's
