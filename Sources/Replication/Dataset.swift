@@ -139,15 +139,15 @@ extension Dataset {
   /// The first fault of a record whose values follow `fields` (as bulk writes have them).
   public func fault(inOrder values: [DatabaseValue]) -> Fault? {
     guard values.count == fields.count else { return Fault(field: fields.first ?? "", reason: "of the wrong shape") }
-    return fault { values[$0] }
+    return fault(valueAt: { values[$0] })
   }
 
-  /// The first fault of a record whose value at each place of `fields` is `value(place)`: for a
-  /// record read where it is, without gathering its values first.
+  /// The first fault of a record whose value at each place of `fields` is `valueAt(place)`: for
+  /// a record read where it is, without gathering its values first.
   @inline(__always)
-  func fault(at value: (Int) -> DatabaseValue) -> Fault? {
+  func fault(valueAt: (Int) -> DatabaseValue) -> Fault? {
     for index in fields.indices {
-      let value = value(index)
+      let value = valueAt(index)
       let check = inOrder[index]
       if value == .null {
         if check.required { return Fault(field: fields[index], reason: "missing") }
@@ -156,7 +156,7 @@ extension Dataset {
       if let reason = check.rule?.fault(value) { return Fault(field: fields[index], reason: reason) }
     }
     guard !recordRules.isEmpty else { return nil }
-    return recordFault(touching: nil) { fieldIndex[$0].map(value) }
+    return recordFault(touching: nil) { fieldIndex[$0].map(valueAt) }
   }
 
   /// `value` as the table keeps it: a NULL for a column with a default is the default.

@@ -84,7 +84,7 @@ extension Replica {
       switch asNew {
       case .passed: return nil
       case .refused(let fault): return fault
-      case .notDone: return dataset.fault { newRowValue($0) ?? .null }
+      case .notDone: return dataset.fault(valueAt: { newRowValue($0) ?? .null })
       }
     }
 

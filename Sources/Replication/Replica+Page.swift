@@ -110,32 +110,35 @@ extension Replica {
     // and a page inserted as it came touches a random page of each index per record.
     let byID = indexes.sorted { page[$0].id < page[$1].id }
     // Records with the same fields go in one statement: grouped by which of the dataset's fields
-    // each has, their positions ordered by name once per group.
+    // each has, the columns ordered by name once per group. A record is known by its place in
+    // `byID`, so that what is kept per record is sized to the records written here, not to the
+    // page (one-per-account records are written one at a time).
     var sets: [[Bool]: [Int]] = [:]
-    for index in byID { sets[page[index].slots.map { $0 != nil }, default: []].append(index) }
-    let groups = sets.map { has, indexes in
-      (dataset.fields.indices.filter { has[$0] }.sorted { dataset.fields[$0] < dataset.fields[$1] }, indexes)
+    for position in byID.indices { sets[page[byID[position]].slots.map { $0 != nil }, default: []].append(position) }
+    let groups = sets.map { has, positions in
+      (dataset.fields.indices.filter { has[$0] }.sorted { dataset.fields[$0] < dataset.fields[$1] }, positions)
     }
     let stamp = dataset.stamp.map { [$0] } ?? []
     let stamped = now.databaseValue
     let chunk = 64
-    var inserted = [Bool](repeating: false, count: page.count)
-    var clocks = [String](repeating: "", count: page.count)
+    var inserted = [Bool](repeating: false, count: byID.count)
+    var clocks = [String](repeating: "", count: byID.count)
     var shared = SharedText()
-    for (columns, indexes) in groups {
+    for (columns, positions) in groups {
       let names = [dataset.key, "account_id"] + (columns.map { dataset.fields[$0] } + stamp).map { "\"\($0)\"" }
       let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
       var statements: [Int: String] = [:]
-      for first in stride(from: 0, to: indexes.count, by: chunk) {
-        let part = indexes[first..<min(first + chunk, indexes.count)]
+      for first in stride(from: 0, to: positions.count, by: chunk) {
+        let part = positions[first..<min(first + chunk, positions.count)]
         var values: [DatabaseValue] = []
         values.reserveCapacity(part.count * names.count)
-        for index in part {
+        for position in part {
+          let index = byID[position]
           values.append(.text(page[index].id))
           values.append(.text(accountID))
           for column in columns { values.append(page[index].newRowValue(column)!) }
           if !stamp.isEmpty { values.append(stamped) }
-          clocks[index] = Self.clocksText(dataset, columns, page[index].slots, shared: &shared)
+          clocks[position] = Self.clocksText(dataset, columns, page[index].slots, shared: &shared)
         }
         do {
           let sql =
@@ -148,17 +151,18 @@ extension Replica {
               return text
             }()
           try db.execute(sql, values: values)
-          for index in part { inserted[index] = true }
+          for position in part { inserted[position] = true }
         } catch let error as StorageError where error.code == 1555 || error.code == 2067 {
           // A row without clocks is here already (the statement took nothing back): these
           // records merge one by one, which updates such a row.
-          for index in part {
-            _ = try merge(dataset, id: page[index].id, page[index].newRowFields, untracked: [:], observeClock: false)
+          for position in part {
+            let record = page[byID[position]]
+            _ = try merge(dataset, id: record.id, record.newRowFields, untracked: [:], observeClock: false)
           }
         }
       }
     }
-    let order = byID.filter { inserted[$0] }
+    let order = byID.indices.filter { inserted[$0] }
     let fullRows =
       "INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES "
       + Array(repeating: "(?, ?, ?, ?)", count: chunk).joined(separator: ", ")
@@ -166,8 +170,8 @@ extension Replica {
       let part = order[first..<min(first + chunk, order.count)]
       var values: [DatabaseValue] = []
       values.reserveCapacity(part.count * 4)
-      for index in part {
-        values += [.text(accountID), .text(dataset.name), .text(page[index].id), .text(clocks[index])]
+      for position in part {
+        values += [.text(accountID), .text(dataset.name), .text(page[byID[position]].id), .text(clocks[position])]
       }
       try db.execute(
         part.count == chunk
@@ -177,8 +181,9 @@ extension Replica {
     }
     if let span = dataset.span, let start = dataset.fieldIndex[span.start], let end = dataset.fieldIndex[span.end] {
       var days = Set<Int64>()
-      for index in order {
-        if let start = page[index].newRowValue(start), let end = page[index].newRowValue(end) {
+      for position in order {
+        let record = page[byID[position]]
+        if let start = record.newRowValue(start), let end = record.newRowValue(end) {
           days.formUnion(Self.days(start: start, end: end))
         }
       }

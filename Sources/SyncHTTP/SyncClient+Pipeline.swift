@@ -50,10 +50,14 @@ extension SyncClient {
   typealias Checked = Replica.Incoming?
 
   /// Each change as this device applies it, or nil for one it cannot read (a dataset it does not
-  /// know, a bad clock): those are passed over. Each is checked as a new row here too: on the
-  /// core that reads the next page, not the one writing this one.
-  static func check(_ changes: [WireChange], in datasets: [Dataset]) -> [Checked] {
-    changes.map { try? $0.incoming(now: .distantFuture, in: datasets).checkedAsNew() }
+  /// know, a bad clock): those are passed over. `ahead`, on the core that reads the next page
+  /// while this one is written: each that may be a new row here (no deletion) is checked as one
+  /// too, which the writing core then need not do.
+  static func check(_ changes: [WireChange], in datasets: [Dataset], ahead: Bool = false) -> [Checked] {
+    changes.map { change in
+      guard let record = try? change.incoming(now: .distantFuture, in: datasets) else { return nil }
+      return ahead && record.deletion == nil ? record.checkedAsNew() : record
+    }
   }
 
   /// The next page, requested while this one is applied; sealed pages are opened on the way,
@@ -66,7 +70,7 @@ extension SyncClient {
         WireJSON.encode(SyncRequest(since: cursor, changes: [], keyID: key?.keyID)), url: url,
         token: token)
       guard let key, response.encrypted else {
-        return Received(since: cursor, response: response, checked: check(response.changes, in: datasets))
+        return Received(since: cursor, response: response, checked: check(response.changes, in: datasets, ahead: true))
       }
       let opened = try await open(
         response.changes, sealer: try Sealer(key: key), url: url, token: token)

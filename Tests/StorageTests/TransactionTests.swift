@@ -80,8 +80,8 @@ struct Boom: Error {}
     #expect(try dump(db) == before)
   }
 
-  // `withPageCache`: the cache held to a size for a scan, and given back its own after, whatever
-  // the scan does.
+  /// `withPageCache`: the cache held to a size for a scan, and given back its own after, whatever
+  /// the scan does.
   @Test func aScanHoldsThePageCacheAndGivesItBackAfter() throws {
     func cacheSize() throws -> Int? { try db.scalar(Int.self, "PRAGMA cache_size") }
     #expect(try cacheSize() == -32768, "a database opens with 32 MiB of cache")
