@@ -1,7 +1,5 @@
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Musl)
-  import Musl
 #endif
 
 extension Array {
@@ -14,7 +12,7 @@ extension Array {
   /// kernel's default `defrag=madvise` a first write may wait while it gathers a free huge page.
   public mutating func reserveCapacityInHugePages(_ capacity: Int) {
     reserveCapacity(capacity)
-    #if os(Linux) && (canImport(Glibc) || canImport(Musl))
+    #if os(Linux) && canImport(Glibc)
       let huge = 2 << 20
       let bytes = capacity * MemoryLayout<Element>.stride
       guard bytes >= 2 * huge else { return }
