@@ -20,7 +20,8 @@ public struct CSVWriter {
     bytes.reserveCapacity(capacity)
   }
 
-  /// Makes room for `capacity` bytes in all, so that a collecting writer need not grow as it goes.
+  /// Makes room for `capacity` bytes in all, so that a collecting writer need not grow as it goes;
+  /// megabytes of it in huge pages, where the kernel gives them (`reserveCapacityInHugePages`).
   public mutating func reserve(_ capacity: Int) {
     bytes.reserveCapacityInHugePages(capacity)
   }
