@@ -13,7 +13,7 @@ public struct JSONScanner {
   }
 
   /// A value read whole. Numbers without a fraction or exponent are integers.
-  public indirect enum Node: Sendable {
+  public enum Node: Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -48,10 +48,7 @@ public struct JSONScanner {
       skipSpace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Malformed() }
       let start = index + 1
-      var end = start
-      while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
-        end += 1
-      }
+      let end = plainEnd(from: start)
       if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
         index = end + 1
         try expect(UInt8(ascii: ":"))
@@ -191,8 +188,8 @@ public struct JSONScanner {
         guard end < bytes.count, bytes[end] == UInt8(ascii: "\""),
           text.isEmpty || memcmp(bytes.baseAddress! + index + 1, text.baseAddress!, text.count) == 0
         else { return nil }
-        for byte in text where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return nil }
-        return end
+        // Checked a word at a time: a clock is read so for each field of every record.
+        return JSONText.anyMayEscape(text) ? nil : end
       }
       if let end {
         index = end + 1
@@ -206,11 +203,8 @@ public struct JSONScanner {
     index += 1
     let start = index
     // Fast path: no escapes.
-    while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
-      guard bytes[index] >= 0x20 else { throw Malformed() }
-      index += 1
-    }
-    guard index < bytes.count else { throw Malformed() }
+    index = plainEnd(from: start)
+    guard index < bytes.count, bytes[index] >= 0x20 else { throw Malformed() }
     if bytes[index] == UInt8(ascii: "\"") {
       defer { index += 1 }
       return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
@@ -258,6 +252,27 @@ public struct JSONScanner {
     throw Malformed()
   }
 
+  /// The place of the first byte from `start` on that ends a string's plain run: a quote, a
+  /// backslash or a control byte (`bytes.count` when none does). Read eight bytes at a time:
+  /// a sync page's strings (names, clocks, values) are most of its bytes.
+  func plainEnd(from start: Int) -> Int {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    @inline(__always) func below(_ word: UInt64, _ n: UInt64) -> Bool { (word &- ones &* n) & ~word & highs != 0 }
+    @inline(__always) func has(_ word: UInt64, _ byte: UInt64) -> Bool { below(word ^ (ones &* byte), 1) }
+    var i = start
+    if let base = bytes.baseAddress {
+      let raw = UnsafeRawPointer(base)
+      while i + 8 <= bytes.count {
+        let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        if below(word, 0x20) || has(word, 0x22) || has(word, 0x5C) { break }
+        i += 8
+      }
+    }
+    while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
+    return i
+  }
+
   mutating func hex4() throws -> UInt32 {
     guard index + 4 <= bytes.count else { throw Malformed() }
     var value: UInt32 = 0
@@ -292,6 +307,14 @@ public struct JSONScanner {
       } else {
         break
       }
+    }
+    // Up to 18 digits cannot overflow: read in place, without a String.
+    let negative = start < bytes.count && bytes[start] == UInt8(ascii: "-")
+    let digits = index - start - (negative ? 1 : 0)
+    if integral, digits > 0, digits <= 18, digits == 1 || bytes[index - digits] != UInt8(ascii: "0") {
+      var value: Int64 = 0
+      for i in (index - digits)..<index { value = value * 10 + Int64(bytes[i] - 48) }
+      return .int(negative ? -value : value)
     }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     if integral, let i = Int64(text) { return .int(i) }

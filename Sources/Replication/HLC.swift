@@ -157,9 +157,9 @@ public enum FieldMerge {
   /// `incoming` merged into `current` field by field, each taken when it `wins`; nil when
   /// nothing changed. The server keeps records so; a device merges into its tables by the same
   /// rule, with deletion on top (`Replica.apply`).
-  public static func merge<Field, Clock: Comparable>(
-    _ current: [String: Field], _ incoming: [String: Field], clock: (Field) -> Clock
-  ) -> [String: Field]? {
+  public static func merge<Fields: FieldMap, Clock: Comparable>(
+    _ current: Fields, _ incoming: Fields, clock: (Fields.Field) -> Clock
+  ) -> Fields? {
     // A new record (most of a first push) is what came, as it came.
     if current.isEmpty { return incoming.isEmpty ? nil : incoming }
     var merged = current
@@ -170,4 +170,16 @@ public enum FieldMerge {
     }
     return changed ? merged : nil
   }
+}
+
+/// Fields by name, as `FieldMerge.merge` takes them: a dictionary, or a change's fields as they
+/// travel (in name order).
+public protocol FieldMap: Sequence where Element == (key: String, value: Field) {
+  associatedtype Field
+  var isEmpty: Bool { get }
+  subscript(name: String) -> Field? { get set }
+}
+
+extension Dictionary: FieldMap where Key == String {
+  public typealias Field = Value
 }

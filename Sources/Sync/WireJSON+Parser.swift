@@ -8,7 +8,7 @@ extension JSONScanner {
   mutating func change(names: inout [String]) throws -> WireChange {
     var dataset: String?
     var id: String?
-    var fields: [String: WireField] = [:]
+    var fields = WireFields()
     var sawFields = false
     try rawMembers { p, key in
       if JSONScanner.is(key, "dataset") {
@@ -28,10 +28,9 @@ extension JSONScanner {
     return WireChange(dataset: dataset, id: id, fields: fields)
   }
 
-  mutating func fields(names: inout [String]) throws -> [String: WireField] {
-    // Room for a whole record's fields at once: grown from empty, the dictionary was hashed
-    // anew four times for each record of a page.
-    var fields: [String: WireField] = Dictionary(minimumCapacity: 16)
+  mutating func fields(names: inout [String]) throws -> WireFields {
+    // Room for a whole record's fields at once.
+    var fields = WireFields(minimumCapacity: Swift.max(names.count, 16))
     // The fields of a record written at once share one clock.
     var last: String?
     var position = 0

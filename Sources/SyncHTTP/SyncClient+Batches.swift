@@ -152,10 +152,10 @@ extension SyncClient {
           } else {
             position = changes.count
             positions[key] = position
-            // Room for a whole record: grown from empty, its fields were hashed again four times.
+            // Room for a whole record.
             changes.append(
               WireChange(
-                dataset: pending[index].dataset, id: pending[index].id, fields: Dictionary(minimumCapacity: 16)))
+                dataset: pending[index].dataset, id: pending[index].id, fields: WireFields(minimumCapacity: 16)))
           }
         }
         last = position

@@ -35,7 +35,7 @@ extension SyncCLITests {
     let hlc = String(format: "2026-11-22T10:00:00.%03dZ-0000-0123456789abcdef", clock)
     let object = "{" + fields.map { #""\#($0.0)":\#($0.1)"# }.joined(separator: ",") + "}"
     let values = try JSONDecoder().decode([String: WireValue].self, from: Data(object.utf8))
-    return WireChange(dataset: dataset, id: id, fields: values.mapValues { WireField(value: $0, hlc: hlc) })
+    return WireChange(dataset: dataset, id: id, fields: WireFields(values.mapValues { WireField(value: $0, hlc: hlc) }))
   }
 
   static let sample = [

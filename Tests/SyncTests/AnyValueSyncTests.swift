@@ -91,7 +91,7 @@ import Testing
       for n in 0..<400 {
         let dataset = datasets.randomElement(using: &dice)!
         let wholeValid = n % 3 == 0
-        var fields: [String: WireField] = [:]
+        var fields = WireFields()
         var values: [String: DatabaseValue] = [:]
         for name in dataset.fields where wholeValid || Bool.random(using: &dice) {
           let value =

@@ -13,7 +13,7 @@ import Testing
   let later = "2026-11-18T11:06:41.000Z-0001-00000000000000ff"
   let now = Date(timeIntervalSince1970: 1_795_000_000)
 
-  func change(_ fields: [String: WireField], dataset: String = "donation", id: String = "d-1") -> WireChange {
+  func change(_ fields: WireFields, dataset: String = "donation", id: String = "d-1") -> WireChange {
     WireChange(dataset: dataset, id: id, fields: fields)
   }
 

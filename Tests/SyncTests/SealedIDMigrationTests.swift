@@ -53,7 +53,7 @@ import Testing
         "kind": .string("whole-blood"), "status": .string("completed"),
         "completed_at": .string("2025-12-01T10:00:00.000Z"), "place": .string("sealed the old way"),
       ]
-      var fields: [String: WireField] = [:]
+      var fields = WireFields()
       for (name, value) in values {
         fields[name] = WireField(
           value: try sealer.sealValue(value, aad: Sealer.aad("donation", wireID, name, hlc)), hlc: hlc)

@@ -10,7 +10,7 @@ import Testing
 
   func change(_ fields: [String: WireValue], id: String = "d-1") -> WireChange {
     WireChange(
-      dataset: "donation", id: id, fields: fields.mapValues { WireField(value: $0, hlc: hlc) })
+      dataset: "donation", id: id, fields: WireFields(fields.mapValues { WireField(value: $0, hlc: hlc) }))
   }
 
   @Test func everyValueTypeOpensToItself() throws {

@@ -45,7 +45,7 @@ import Testing
   @Test func requestsAndStoredFieldsRoundTripThroughTheFastWriterAndReader() throws {
     let hlc = "2026-11-22T10:00:00.000Z-0000-0123456789abcdef"
     let awkward = "quote \" backslash \\ newline \n tab \t bell \u{7} slash / emoji 🩸 ü"
-    let fields: [String: WireField] = [
+    let fields: WireFields = [
       "place": WireField(value: .string(awkward), hlc: hlc), "notes": WireField(value: .null, hlc: hlc),
       "n": WireField(value: .int(-9_007_199_254_740_993), hlc: hlc), "w": WireField(value: .double(62.5), hlc: hlc),
       "tiny": WireField(value: .double(1e-5), hlc: hlc), "ok": WireField(value: .bool(true), hlc: hlc),
@@ -96,7 +96,7 @@ import Testing
     #"{"a":{"hlc":"c\\","value":1},"b":{"hlc":"c\"x","value":2}}"#,
   ])
   func repeatedClocksReadAsWritten(text: String) throws {
-    let expected = try JSONDecoder().decode([String: WireField].self, from: Data(text.utf8))
+    let expected = try JSONDecoder().decode(WireFields.self, from: Data(text.utf8))
     #expect(try WireJSON.fields(text) == expected)
   }
 

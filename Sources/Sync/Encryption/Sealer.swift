@@ -33,8 +33,7 @@ public final class Sealer {
   /// (`sealedBlob`), which is what the server checks an upload against.
   public func seal(_ change: WireChange, sealedBlob: Data? = nil) throws -> WireChange {
     let wireID = try sealedBlob.map { Crypto.sha256Hex($0) } ?? sealID(dataset: change.dataset, id: change.id)
-    var fields: [String: WireField] = [:]
-    fields.reserveCapacity(change.fields.count)
+    var fields = WireFields(minimumCapacity: change.fields.count)
     for (name, field) in change.fields {
       let aad = Self.aad(change.dataset, wireID, name, field.hlc)
       fields[name] = WireField(value: try sealValue(field.value, aad: aad), hlc: field.hlc)
@@ -45,8 +44,7 @@ public final class Sealer {
   /// A change from the server, opened. For a blob, `localID` is the SHA-256 of its opened bytes.
   public func open(_ change: WireChange, localID: String? = nil) throws -> WireChange {
     let id = try localID ?? openID(dataset: change.dataset, wireID: change.id)
-    var fields: [String: WireField] = [:]
-    fields.reserveCapacity(change.fields.count)
+    var fields = WireFields(minimumCapacity: change.fields.count)
     for (name, field) in change.fields {
       let aad = Self.aad(change.dataset, change.id, name, field.hlc)
       fields[name] = WireField(value: try openValue(field.value, aad: aad, dataset: change.dataset), hlc: field.hlc)

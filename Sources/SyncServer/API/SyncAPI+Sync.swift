@@ -69,10 +69,11 @@ extension SyncAPI {
     }
     var changes: [ValidatedChange] = []
     changes.reserveCapacity(body.changes.count)
+    var rules = RuleCheck(configuration.rules)
     for change in body.changes {
       do {
         try change.check(now: now, maxValueBytes: configuration.valueLimit)
-        try change.check(rules: configuration.rules)
+        try rules.check(change)
         changes.append(
           ValidatedChange(dataset: change.dataset, id: change.id, fields: change.fields, sealed: change.isSealed))
       } catch ChangeSetError.clockAhead(let reading) {

@@ -101,7 +101,7 @@ public final class BackupReader: @unchecked Sendable {
       throw BackupError.malformed(line: line, "a record's fields are not a map of values with clocks")
     }
     do {
-      let change = WireChange(dataset: dataset, id: id, fields: fields)
+      let change = WireChange(dataset: dataset, id: id, fields: WireFields(fields))
       try change.check(now: .distantFuture)
       try change.check(rules: rules)
     } catch let error as ChangeSetError {

@@ -33,15 +33,16 @@ struct MergedWrites {
     echo = EchoFilter(since: since)
     // Where each record written by this request is in the lists, and its fields as merged.
     var slot: [String: Int] = [:]
-    var current: [[String: WireField]] = []
+    var current: [WireFields] = []
+    var writer = WireJSON.FieldsWriter()
     for change in changes {
       let key = Self.key(change.dataset, change.id)
       let at = slot[key]
       let before = at == nil && !stored.isEmpty ? stored[key] : nil
-      let fields = try at.map { current[$0] } ?? before.map { try WireJSON.fields($0.fields) } ?? [:]
+      let fields = try at.map { current[$0] } ?? before.map { try WireJSON.fields($0.fields) } ?? WireFields()
       guard let merged = FieldMerge.merge(fields, change.fields, clock: \.hlc) else { continue }
       self.seq += 1
-      let json = WireJSON.encode(merged)
+      let json = writer.encode(merged)
       if let at {
         // Written earlier in this request: the later write replaces it.
         echo.wrote(seq: self.seq, storedSeq: seqs[at])

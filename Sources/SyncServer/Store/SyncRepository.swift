@@ -175,7 +175,7 @@ public struct ValidatedChange: Sendable {
   public let id: String
   /// Each field's value as it travels, and its clock reading in canonical text (which sorts like
   /// the clock, so the merge compares text).
-  public let fields: [String: WireField]
+  public let fields: WireFields
   /// Sealed values (and id): what an encrypted account accepts.
   public let sealed: Bool
 }

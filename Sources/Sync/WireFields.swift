@@ -1,0 +1,106 @@
+import Foundation
+import Replication
+
+/// A change's fields by name, held in name order: the order they travel in. As a dictionary,
+/// every field was hashed where a change was built, read and merged, and every change was
+/// sorted again where it was written: a first push of 100,000 records sorted them once on the
+/// device and once on the server, and hashed each of their 1.1 million fields on both.
+public struct WireFields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral, FieldMap {
+  public typealias Element = (key: String, value: WireField)
+
+  /// The names, in order (`String`'s `<`); `values` at the same places.
+  public private(set) var keys: [String] = []
+  public private(set) var values: [WireField] = []
+
+  public init() {}
+
+  public init(minimumCapacity: Int) {
+    keys.reserveCapacity(minimumCapacity)
+    values.reserveCapacity(minimumCapacity)
+  }
+
+  public init(dictionaryLiteral elements: (String, WireField)...) {
+    self.init(minimumCapacity: elements.count)
+    for (name, field) in elements { self[name] = field }
+  }
+
+  public init(_ fields: [String: WireField]) {
+    self.init(minimumCapacity: fields.count)
+    for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
+      keys.append(name)
+      values.append(field)
+    }
+  }
+
+  public var count: Int { keys.count }
+  public var isEmpty: Bool { keys.isEmpty }
+
+  public subscript(name: String) -> WireField? {
+    get {
+      let (index, found) = place(of: name)
+      return found ? values[index] : nil
+    }
+    set {
+      let (index, found) = place(of: name)
+      switch (found, newValue) {
+      case (true, let field?): values[index] = field
+      case (true, nil):
+        keys.remove(at: index)
+        values.remove(at: index)
+      case (false, let field?):
+        keys.insert(name, at: index)
+        values.insert(field, at: index)
+      case (false, nil): break
+      }
+    }
+  }
+
+  /// Where `name` is, or where it would go. Fields are mostly written and read in name order
+  /// (a page's reader, a merge), so the end is tried before the middle.
+  private func place(of name: String) -> (index: Int, found: Bool) {
+    guard let last = keys.last else { return (0, false) }
+    if last < name { return (keys.count, false) }
+    var low = 0
+    var high = keys.count
+    while low < high {
+      let middle = (low + high) / 2
+      if keys[middle] < name { low = middle + 1 } else { high = middle }
+    }
+    return (low, low < keys.count && keys[low] == name)
+  }
+
+  public func makeIterator() -> Iterator { Iterator(fields: self) }
+
+  public struct Iterator: IteratorProtocol {
+    let fields: WireFields
+    var index = 0
+
+    public mutating func next() -> Element? {
+      guard index < fields.keys.count else { return nil }
+      defer { index += 1 }
+      return (fields.keys[index], fields.values[index])
+    }
+  }
+
+  /// Each field's `transform`, by name.
+  public func mapValues<T>(_ transform: (WireField) throws -> T) rethrows -> [String: T] {
+    Dictionary(uniqueKeysWithValues: zip(keys, try values.map(transform)))
+  }
+
+  /// The same fields as a dictionary.
+  public var dictionary: [String: WireField] {
+    Dictionary(uniqueKeysWithValues: zip(keys, values))
+  }
+}
+
+/// Fields travel as a JSON object.
+extension WireFields: Codable {
+  public init(from decoder: any Decoder) throws {
+    self.init(try decoder.singleValueContainer().decode([String: WireField].self))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(dictionary)
+  }
+}
