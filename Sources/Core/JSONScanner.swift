@@ -199,6 +199,39 @@ public struct JSONScanner {
     return try string()
   }
 
+  /// A string value that may repeat the one before (`string(repeating:)`).
+  public struct Repeated {
+    var text: String?
+    /// `text` needs no escaping: read raw, its bytes are itself.
+    var plain = false
+
+    public init() {}
+  }
+
+  /// `string(sameAs:)` for a value read again and again (the clock of each field of a record):
+  /// whether the one before needs escaping is worked out once, when it is first read, not each
+  /// time it is met again.
+  public mutating func string(repeating last: inout Repeated) throws -> String {
+    skipSpace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Malformed() }
+    if last.plain, var previous = last.text {
+      let end = previous.withUTF8 { text -> Int? in
+        let end = index + 1 + text.count
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+          text.isEmpty || memcmp(bytes.baseAddress! + index + 1, text.baseAddress!, text.count) == 0
+        else { return nil }
+        return end
+      }
+      if let end {
+        index = end + 1
+        return previous
+      }
+    }
+    var text = try string()
+    (last.text, last.plain) = (text, !text.withUTF8(JSONText.anyMayEscape))
+    return text
+  }
+
   public mutating func string() throws -> String {
     index += 1
     let start = index

@@ -88,9 +88,11 @@ extension Replica {
     select.reset()
     if let values, let text, let hlc = shared.reading(text) {
       // Written whole and never since (an import): every field has the one clock.
-      for (field, value) in zip(dataset.fields, values) {
+      for index in dataset.byName {
         expanded.append(
-          Pending(seq: entry.seq, dataset: entry.dataset, id: entry.id, field: field, value: value, hlc: hlc))
+          Pending(
+            seq: entry.seq, dataset: entry.dataset, id: entry.id, field: dataset.fields[index], value: values[index],
+            hlc: hlc))
       }
       return
     }
@@ -111,10 +113,11 @@ extension Replica {
           seq: entry.seq, dataset: entry.dataset, id: entry.id, field: FieldMerge.deleted,
           value: FieldMerge.Deletion.restored.value, hlc: restored))
     }
-    for (field, value) in zip(dataset.fields, values) {
+    for index in dataset.byName {
+      let field = dataset.fields[index]
       expanded.append(
         Pending(
-          seq: entry.seq, dataset: entry.dataset, id: entry.id, field: field, value: value,
+          seq: entry.seq, dataset: entry.dataset, id: entry.id, field: field, value: values[index],
           hlc: clocks[field] ?? entry.hlc))
     }
   }

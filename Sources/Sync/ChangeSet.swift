@@ -229,13 +229,22 @@ extension WireChange {
   /// them). The same checks as `validated`, without a dictionary: a first sync reads every field
   /// of every record here.
   public func incoming(now: Date, maxSkew: TimeInterval = 3600, in datasets: [Dataset]) throws -> Replica.Incoming {
+    var places = FieldPlaces()
+    return try incoming(now: now, maxSkew: maxSkew, in: datasets, places: &places)
+  }
+
+  /// `incoming` for the changes of a page one after another, `places` kept from one to the next.
+  public func incoming(now: Date, maxSkew: TimeInterval = 3600, in datasets: [Dataset], places: inout FieldPlaces)
+    throws -> Replica.Incoming
+  {
     guard let known = datasets.named(dataset) else {
       _ = try validated(now: now, maxSkew: maxSkew) { _ in false }
       throw ChangeSetError.unknownDataset(dataset)
     }
     var slots = [Replica.Incoming.Field?](repeating: nil, count: known.fields.count)
     var deletion: Replica.Incoming.Field?
-    try forEachField(now: now, maxSkew: maxSkew, place: known.place(of:)) { name, field, hlc, place in
+    let at = places.places(of: fields.keys, in: known)
+    try forEachField(now: now, maxSkew: maxSkew, places: at) { name, field, hlc, place in
       if let place {
         slots[place] = (field.value.databaseValue, hlc)
       } else if name == FieldMerge.deleted {
@@ -245,19 +254,21 @@ extension WireChange {
     return Replica.Incoming(known, id: id, slots: slots, deletion: deletion)
   }
 
-  /// Checks the id, then each field: its name (one with a `place` is a known field's), its clock
-  /// and its size; hands each on with its clock read and its place. Inlined, so that a first
-  /// sync does not call through two closures for each field of each record.
+  /// Checks the id, then each field: its name (one with a place in `places`, at its own index,
+  /// is a known field's), its clock and its size; hands each on with its clock read and its
+  /// place. Inlined, so that a first sync does not call through a closure for each field of
+  /// each record.
   @inline(__always)
   private func forEachField(
-    now: Date, maxSkew: TimeInterval, maxValueBytes: Int = .max, place: (String) -> Int? = { _ in nil },
+    now: Date, maxSkew: TimeInterval, maxValueBytes: Int = .max, places: [Int?] = [],
     _ body: (String, WireField, HLC, Int?) -> Void
   ) throws {
     guard !id.isEmpty, id.utf8.count <= ChangeSetError.maxIDLength else { throw ChangeSetError.badID }
     // The fields of a record written at once share a clock: its text is read once.
     var last: (text: String, hlc: HLC)?
-    for (name, field) in fields {
-      let at = place(name)
+    for index in fields.keys.indices {
+      let (name, field) = (fields.keys[index], fields.values[index])
+      let at = index < places.count ? places[index] : nil
       // account_id is every synced table's local owner column: no device may be sent one.
       guard at != nil || name == FieldMerge.deleted || (Self.isName(name) && name != "account_id") else {
         throw ChangeSetError.badFieldName(dataset: dataset, field: name)

@@ -47,6 +47,10 @@ public struct WireFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
       case (true, nil):
         keys.remove(at: index)
         values.remove(at: index)
+      case (false, let field?) where index == keys.count:
+        // Most fields are written in name order (a page's reader, a push): at the end.
+        keys.append(name)
+        values.append(field)
       case (false, let field?):
         keys.insert(name, at: index)
         values.insert(field, at: index)

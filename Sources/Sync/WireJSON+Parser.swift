@@ -32,7 +32,7 @@ extension JSONScanner {
     // Room for a whole record's fields at once.
     var fields = WireFields(minimumCapacity: Swift.max(names.count, 16))
     // The fields of a record written at once share one clock.
-    var last: String?
+    var last = JSONScanner.Repeated()
     var position = 0
     try rawMembers { p, key in
       let name = JSONScanner.string(key, sameAs: position < names.count ? names[position] : nil)
@@ -42,7 +42,7 @@ extension JSONScanner {
       var hlc: String?
       try p.rawMembers { p, key in
         if JSONScanner.is(key, "hlc") {
-          hlc = try p.string(sameAs: last)
+          hlc = try p.string(repeating: &last)
           return
         }
         let node = try p.value()
@@ -58,7 +58,6 @@ extension JSONScanner {
       }
       guard let value, let hlc else { throw Malformed() }
       fields[name] = WireField(value: value, hlc: hlc)
-      last = hlc
     }
     return fields
   }

@@ -111,6 +111,9 @@ public enum WireJSON {
   /// A JSON string literal.
   public static func quote(_ s: String) -> String { JSONText.quote(s) }
 
+  /// Appends a JSON string literal.
+  public static func appendQuoted(_ s: String, to out: inout [UInt8]) { JSONText.appendQuoted(s, to: &out) }
+
   /// Reads a sync answer, `{"accepted", "changes": [...], "cursor", "has_more"}`, straight into
   /// changes, without building a tree first.
   public static func syncResponse(_ data: Data) throws -> SyncResponse {

@@ -54,8 +54,9 @@ extension SyncClient {
   /// while this one is written: each that may be a new row here (no deletion) is checked as one
   /// too, which the writing core then need not do.
   static func check(_ changes: [WireChange], in datasets: [Dataset], ahead: Bool = false) -> [Checked] {
-    changes.map { change in
-      guard let record = try? change.incoming(now: .distantFuture, in: datasets) else { return nil }
+    var places = FieldPlaces()
+    return changes.map { change in
+      guard let record = try? change.incoming(now: .distantFuture, in: datasets, places: &places) else { return nil }
       return ahead && record.deletion == nil ? record.checkedAsNew() : record
     }
   }

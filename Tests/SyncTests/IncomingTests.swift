@@ -53,4 +53,29 @@ import Testing
       try change(["place": WireField(value: .string("DRK"), hlc: ahead)]).incoming(now: now, in: [.donation])
     }
   }
+
+  /// The changes of a page read one after another with the places kept from one to the next,
+  /// with names and datasets that change between them, land as each read alone lands.
+  @Test func placesKeptFromChangeToChangeLandAsEachAlone() throws {
+    let value = WireField(value: .string("DRK"), hlc: clock)
+    let changes = [
+      change(["place": value, "notes": value]),
+      change(["place": value, "notes": value], id: "d-2"),
+      change(["place": value, "kind": value]),
+      change(["kind": value, "place": value, "zz_newer": value]),
+      change(["place": value], dataset: "profile"),
+      change(["place": value, "kind": value]),
+      change([FieldMerge.deleted: WireField(value: .int(1), hlc: later)]),
+    ]
+    var places = FieldPlaces()
+    for change in changes {
+      let alone = try change.incoming(now: now, in: [.donation, .profile])
+      let kept = try change.incoming(now: now, in: [.donation, .profile], places: &places)
+      #expect(kept.dataset.name == alone.dataset.name)
+      #expect(kept.slots.map { $0?.value } == alone.slots.map { $0?.value })
+      #expect(kept.slots.map { $0?.hlc } == alone.slots.map { $0?.hlc })
+      #expect(kept.deletion?.value == alone.deletion?.value)
+      #expect(Set(kept.fields.keys) == Set(change.fields.keys).intersection(kept.dataset.fields + [FieldMerge.deleted]))
+    }
+  }
 }

@@ -4,7 +4,10 @@
 /// sequence is held by the request, on either backend). A written record goes back only when
 /// the record it merged into was one the sender had not pulled yet (stored after its cursor):
 /// then the merged record holds fields the sender has never seen. Otherwise the sender holds
-/// every field of it, its own and those it pulled, and sending it back would be a no-op merge.
+/// every field of it, its own and those it pulled, and sending it back would be a no-op merge;
+/// unless a field it sent lost to a newer one stored (`stale`): then the sender holds a value
+/// the others do not, and never pulled the one that won (a device drops edits to a record it
+/// deleted, and its undo sends the record back as it was), so the record goes back.
 /// The answer's cursor still moves past the block when nothing before it is left to send.
 struct EchoFilter {
   let since: Int64
@@ -15,12 +18,17 @@ struct EchoFilter {
 
   init(since: Int64) { self.since = since }
 
-  /// Notes a record written at `seq` over the stored one at `storedSeq` (nil: a new record).
-  mutating func wrote(seq: Int64, storedSeq: Int64?) {
+  /// Notes a record written at `seq` over the stored one at `storedSeq` (nil: a new record);
+  /// `stale`: a field the sender sent lost to the one stored.
+  mutating func wrote(seq: Int64, storedSeq: Int64?, stale: Bool = false) {
     if let storedSeq, let first, storedSeq >= first {
-      // Written earlier in this same request: it moves, and goes back only if it went before.
-      if let i = resend.firstIndex(of: storedSeq) { resend[i] = seq }
-    } else if let storedSeq, storedSeq > since {
+      // Written earlier in this same request: it moves, and goes back if it went before.
+      if let i = resend.firstIndex(of: storedSeq) {
+        resend[i] = seq
+      } else if stale {
+        resend.append(seq)
+      }
+    } else if stale || storedSeq.map({ $0 > since }) ?? false {
       resend.append(seq)
     }
     if first == nil { first = seq }

@@ -41,17 +41,19 @@ struct MergedWrites {
       let before = at == nil && !stored.isEmpty ? stored[key] : nil
       let fields = try at.map { current[$0] } ?? before.map { try WireJSON.fields($0.fields) } ?? WireFields()
       guard let merged = FieldMerge.merge(fields, change.fields, clock: \.hlc) else { continue }
+      // A field sent that lost: the sender learns the one that won.
+      let stale = !fields.isEmpty && change.fields.contains { name, field in merged[name]?.hlc != field.hlc }
       self.seq += 1
       let json = writer.encode(merged)
       if let at {
         // Written earlier in this request: the later write replaces it.
-        echo.wrote(seq: self.seq, storedSeq: seqs[at])
+        echo.wrote(seq: self.seq, storedSeq: seqs[at], stale: stale)
         grownBytes += Int64(json.utf8.count - self.fields[at].utf8.count)
         self.fields[at] = json
         seqs[at] = self.seq
         current[at] = merged
       } else {
-        echo.wrote(seq: self.seq, storedSeq: before?.seq)
+        echo.wrote(seq: self.seq, storedSeq: before?.seq, stale: stale)
         grownBytes += Int64(json.utf8.count - (before?.fields.utf8.count ?? 0))
         if let before { moved.append(before.seq) } else { newRecords += 1 }
         slot[key] = ids.count
