@@ -21,7 +21,10 @@ public struct WireFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
 
   public init(dictionaryLiteral elements: (String, WireField)...) {
     self.init(minimumCapacity: elements.count)
-    for (name, field) in elements { self[name] = field }
+    for (name, field) in elements {
+      precondition(self[name] == nil, "a field named twice: \(name)")
+      self[name] = field
+    }
   }
 
   public init(_ fields: [String: WireField]) {

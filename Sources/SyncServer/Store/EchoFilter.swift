@@ -6,8 +6,9 @@
 /// then the merged record holds fields the sender has never seen. Otherwise the sender holds
 /// every field of it, its own and those it pulled, and sending it back would be a no-op merge;
 /// unless a field it sent lost to a newer one stored (`stale`): then the sender holds a value
-/// the others do not, and never pulled the one that won (a device drops edits to a record it
-/// deleted, and its undo sends the record back as it was), so the record goes back.
+/// the others do not, and dropped (or never pulled) the one that won (a device drops edits to a
+/// record it deleted, and its undo sends the record back as it was), so the record goes back.
+/// A change of which every field lost writes nothing, and is not sent back.
 /// The answer's cursor still moves past the block when nothing before it is left to send.
 struct EchoFilter {
   let since: Int64
