@@ -174,31 +174,6 @@ public struct JSONScanner {
     return .array(items)
   }
 
-  /// A string value, or `previous` itself when the text is the same: a value that repeats (the
-  /// clock of each field of a record) is then one String, not one each.
-  public mutating func string(sameAs previous: String?) throws -> String {
-    skipSpace()
-    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Malformed() }
-    if var previous {
-      let end = previous.withUTF8 { text -> Int? in
-        // Text that needs no escaping reads the same raw as decoded. Compared as memory: the
-        // generic comparison of two byte collections went byte by byte through iterators, and
-        // clocks (one per field of every record) are read this way.
-        let end = index + 1 + text.count
-        guard end < bytes.count, bytes[end] == UInt8(ascii: "\""),
-          text.isEmpty || memcmp(bytes.baseAddress! + index + 1, text.baseAddress!, text.count) == 0
-        else { return nil }
-        // Checked a word at a time: a clock is read so for each field of every record.
-        return JSONText.anyMayEscape(text) ? nil : end
-      }
-      if let end {
-        index = end + 1
-        return previous
-      }
-    }
-    return try string()
-  }
-
   /// A string value that may repeat the one before (`string(repeating:)`).
   public struct Repeated {
     var text: String?
@@ -208,9 +183,10 @@ public struct JSONScanner {
     public init() {}
   }
 
-  /// `string(sameAs:)` for a value read again and again (the clock of each field of a record):
-  /// whether the one before needs escaping is worked out once, when it is first read, not each
-  /// time it is met again.
+  /// A string value, or the one before itself when the text is the same: a value read again and
+  /// again (the clock of each field of a record) is then one String, not one each. Whether the
+  /// one before needs escaping is worked out once, when it is first read, not each time it is
+  /// met again.
   public mutating func string(repeating last: inout Repeated) throws -> String {
     skipSpace()
     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Malformed() }
@@ -289,16 +265,12 @@ public struct JSONScanner {
   /// backslash or a control byte (`bytes.count` when none does). Read eight bytes at a time:
   /// a sync page's strings (names, clocks, values) are most of its bytes.
   func plainEnd(from start: Int) -> Int {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    @inline(__always) func below(_ word: UInt64, _ n: UInt64) -> Bool { (word &- ones &* n) & ~word & highs != 0 }
-    @inline(__always) func has(_ word: UInt64, _ byte: UInt64) -> Bool { below(word ^ (ones &* byte), 1) }
     var i = start
     if let base = bytes.baseAddress {
       let raw = UnsafeRawPointer(base)
       while i + 8 <= bytes.count {
         let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        if below(word, 0x20) || has(word, 0x22) || has(word, 0x5C) { break }
+        if JSONText.endsPlainRun(word) { break }
         i += 8
       }
     }

@@ -14,16 +14,12 @@ public enum JSONText {
   /// at a time this check was the largest single cost of writing one. (Each test is exact for
   /// "some byte of the word": a byte below 0x20, or one equal to `"`, `\` or 0xE2.)
   @inline(__always) static func anyMayEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    @inline(__always) func below(_ word: UInt64, _ n: UInt64) -> Bool { (word &- ones &* n) & ~word & highs != 0 }
-    @inline(__always) func has(_ word: UInt64, _ byte: UInt64) -> Bool { below(word ^ (ones &* byte), 1) }
     var i = 0
     if let base = bytes.baseAddress {
       let raw = UnsafeRawPointer(base)
       while i + 8 <= bytes.count {
         let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        if below(word, 0x20) || has(word, 0x22) || has(word, 0x5C) || has(word, 0xE2) { return true }
+        if endsPlainRun(word) || has(word, 0xE2) { return true }
         i += 8
       }
     }
@@ -32,6 +28,22 @@ public enum JSONText {
       i += 1
     }
     return false
+  }
+
+  /// Whether some byte of eight read as one word is below 0x20, `"` or `\`: what ends a JSON
+  /// string's plain run, whether it is written (`anyMayEscape`) or read (`JSONScanner`).
+  @inline(__always) static func endsPlainRun(_ word: UInt64) -> Bool {
+    below(word, 0x20) || has(word, 0x22) || has(word, 0x5C)
+  }
+
+  /// Whether some byte of `word` is below `n` (n at most 0x80).
+  @inline(__always) static func below(_ word: UInt64, _ n: UInt64) -> Bool {
+    (word &- 0x0101_0101_0101_0101 &* n) & ~word & 0x8080_8080_8080_8080 != 0
+  }
+
+  /// Whether some byte of `word` is `byte`.
+  @inline(__always) static func has(_ word: UInt64, _ byte: UInt64) -> Bool {
+    below(word ^ (0x0101_0101_0101_0101 &* byte), 1)
   }
 
   /// Appends `s` as a JSON string literal; most need no escaping, so check first.
