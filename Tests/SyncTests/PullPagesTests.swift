@@ -5,8 +5,8 @@ import Testing
 
 @testable import SyncHTTP
 
-/// A pull of several pages applies some of them together, in one transaction: what arrives is
-/// the same, and the saved cursor only ever follows what was applied.
+/// A pull of several pages applies some of them together, and commits several applications at
+/// once: what arrives is the same, and the saved cursor only ever follows what was applied.
 @Suite struct PullPagesTests {
   @Test func pagesHeldTogetherArriveWhole() async throws {
     try await LiveServer.with { url in
@@ -41,6 +41,27 @@ import Testing
       #expect(saved.dropLast().allSatisfy { $0 >= 7000 }, "a save only once enough records waited: \(saved)")
       #expect(saved.allSatisfy { pages.contains($0) }, "each saved cursor goes with every record before it")
       #expect(try laptop.snapshot() == phone.snapshot())
+
+      // Applied as they come, pages are committed several at once: another process sees
+      // nothing of them until 7000 records were written, then all of them up to that page.
+      let tablet = try Device(email: "pages@example.org", url: url)
+      try await tablet.login()
+      let other = try Database(path: tablet.folder + "/vital.sqlite")
+      let tabletClient = tablet.client
+      tabletClient.recordsPerCommit = 7000
+      var seen: [(applied: Int, committed: Int)] = []
+      _ = try await tabletClient.sync(token: tablet.token, cursor: nil) { _ in
+        let applied = try tablet.db.scalar(Int.self, "SELECT count(*) FROM donation") ?? 0
+        seen.append((applied, try other.scalar(Int.self, "SELECT count(*) FROM donation") ?? 0))
+      }
+      #expect(seen.count >= 3, "\(seen)")
+      #expect(seen.first?.committed == 0 && seen.dropFirst().first?.committed == 0, "\(seen)")
+      for (before, after) in zip(seen, seen.dropFirst()) {
+        #expect(after.committed == before.committed || after.committed == before.applied, "\(seen)")
+        #expect(after.committed == before.committed || before.applied - before.committed >= 7000, "\(seen)")
+      }
+      #expect(try other.scalar(Int.self, "SELECT count(*) FROM donation") == 12_000)
+      #expect(try tablet.snapshot() == phone.snapshot())
     }
   }
 }
