@@ -12,7 +12,7 @@ public final class SyncClient {
   public let url: URL
   /// Outbox entries per request at most; a push is also cut by bytes (`SyncClient+Batches`).
   public var batchSize = 20_000
-  /// How many pulled records at most wait to be applied in one transaction with the next pages.
+  /// How many pulled records at most wait to be applied together with the next pages.
   /// Few: one page is fetched ahead while the held ones are applied, so applying 25,000 at once
   /// left the other core idle most of that time, and gathering them left the writer idle. A
   /// first sync of 100,000 records took 15 % less time at 2,500 (a page, mostly) than at 25,000.
