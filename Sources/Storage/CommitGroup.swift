@@ -1,8 +1,8 @@
 /// Writes that would each be a transaction, committed together: the group commits once it holds
-/// `rowsPerCommit` rows, or when told to, and a write that fails rolls back everything since the
-/// last commit. Every write must leave the database as a transaction of its own would, so that
-/// committing after any of them, or losing all since the last commit, leaves a state the
-/// database would have been in anyway.
+/// `rowsPerCommit` rows or has been open `secondsOpen`, or when told to, and a write that fails
+/// rolls back everything since the last commit. Every write must leave the database as a
+/// transaction of its own would, so that committing after any of them, or losing all since the
+/// last commit, leaves a state the database would have been in anyway.
 ///
 /// For many writes of rows with random keys (a first sync of records imported elsewhere): each
 /// commit writes every page it dirtied to the log, and a few thousand random keys dirty most
@@ -14,13 +14,19 @@
 public final class CommitGroup {
   public let db: Database
   public let rowsPerCommit: Int
+  /// How long the group's transaction may stay open: a write after that commits. Other
+  /// connections' writes wait for the commit, the time their busy timeout allows.
+  public let secondsOpen: Double
   private var rows = 0
-  private var isOpen = false
+  private var opened: ContinuousClock.Instant?
 
-  public init(_ db: Database, rowsPerCommit: Int) {
+  public init(_ db: Database, rowsPerCommit: Int, secondsOpen: Double = .infinity) {
     self.db = db
     self.rowsPerCommit = rowsPerCommit
+    self.secondsOpen = secondsOpen
   }
+
+  private var isOpen: Bool { opened != nil }
 
   /// Runs `body`, which writes `count` rows, as part of the group: opens its transaction when
   /// none is open, and commits it when it holds enough rows. When `body` throws, the group's
@@ -32,7 +38,7 @@ public final class CommitGroup {
     if !isOpen {
       try db.execute("BEGIN IMMEDIATE")
       db.transactionDepth += 1
-      isOpen = true
+      opened = .now
     }
     let result: T
     do {
@@ -45,7 +51,8 @@ public final class CommitGroup {
       throw error
     }
     rows += count
-    if rows >= rowsPerCommit { try commit() }
+    let expired = secondsOpen.isFinite && opened.map { $0.duration(to: .now) >= .seconds(secondsOpen) } == true
+    if rows >= rowsPerCommit || expired { try commit() }
     return result
   }
 
@@ -68,14 +75,8 @@ public final class CommitGroup {
     }
   }
 
-  /// Commits what the group holds, or, when that fails, drops it: on the way out of work that
-  /// failed elsewhere, where what was written before stays worth keeping.
-  public func close() {
-    try? commit()
-  }
-
   private func closed() {
-    isOpen = false
+    opened = nil
     rows = 0
     db.transactionDepth -= 1
   }

@@ -51,8 +51,9 @@ import Testing
     }
     #expect(!db.isInTransaction)
     #expect(try db.query("SELECT name FROM item ORDER BY id") { try $0.get(0, as: String.self) } == ["a", "b", "c"])
+    #expect(db.transactionDepth == 0)
     try group.write(rows: 1, insert("f"))
-    group.close()
+    try group.commit()
     #expect(try committed() == ["a", "b", "c", "f"])
   }
 
@@ -61,7 +62,7 @@ import Testing
     try group.write(rows: 1, insert("a"))
     try db.transaction { db in try insert("b")(db) }
     #expect(try committed() == [])
-    group.close()
+    try group.commit()
     #expect(try committed() == ["a", "b"])
   }
 
@@ -74,8 +75,27 @@ import Testing
         throw Boom()
       }
     }
-    group.close()
+    try group.commit()
     #expect(!db.isInTransaction)
+    #expect(try committed() == [])
+  }
+
+  @Test func aGroupOpenLongerThanItMayCommitsAtTheNextWrite() throws {
+    let group = CommitGroup(db, rowsPerCommit: 1000, secondsOpen: 0.05)
+    try group.write(rows: 1, insert("a"))
+    #expect(try committed() == [])
+    Thread.sleep(forTimeInterval: 0.1)
+    try group.write(rows: 1, insert("b"))
+    #expect(!db.isInTransaction)
+    #expect(try committed() == ["a", "b"])
+  }
+
+  @Test func aRollBackDropsWhatTheGroupHeld() throws {
+    let group = CommitGroup(db, rowsPerCommit: 1000)
+    try group.write(rows: 1, insert("a"))
+    group.rollBack()
+    #expect(!db.isInTransaction && db.transactionDepth == 0)
+    try group.commit()
     #expect(try committed() == [])
   }
 }

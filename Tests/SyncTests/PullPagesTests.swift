@@ -49,6 +49,7 @@ import Testing
       let other = try Database(path: tablet.folder + "/vital.sqlite")
       let tabletClient = tablet.client
       tabletClient.recordsPerCommit = 7000
+      tabletClient.secondsPerCommit = .infinity
       var seen: [(applied: Int, committed: Int)] = []
       _ = try await tabletClient.sync(token: tablet.token, cursor: nil) { _ in
         let applied = try tablet.db.scalar(Int.self, "SELECT count(*) FROM donation") ?? 0
@@ -56,6 +57,7 @@ import Testing
       }
       #expect(seen.count >= 3, "\(seen)")
       #expect(seen.first?.committed == 0 && seen.dropFirst().first?.committed == 0, "\(seen)")
+      #expect(seen.contains { $0.committed > 0 }, "committed during the sync, not only at its end: \(seen)")
       for (before, after) in zip(seen, seen.dropFirst()) {
         #expect(after.committed == before.committed || after.committed == before.applied, "\(seen)")
         #expect(after.committed == before.committed || before.applied - before.committed >= 7000, "\(seen)")
