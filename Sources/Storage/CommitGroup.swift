@@ -29,8 +29,8 @@ public final class CommitGroup {
   private var isOpen: Bool { opened != nil }
 
   /// Runs `body`, which writes `count` rows, as part of the group: opens its transaction when
-  /// none is open, and commits it when it holds enough rows. When `body` throws, the group's
-  /// transaction is rolled back: what was committed before stays.
+  /// none is open, and commits it when it holds enough rows or has been open long enough. When
+  /// `body` throws, the group's transaction is rolled back: what was committed before stays.
   @discardableResult
   public func write<T>(rows count: Int, _ body: (Database) throws -> T) throws -> T {
     // Inside a transaction someone else opened, that one decides when all of it commits.
