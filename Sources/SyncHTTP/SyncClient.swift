@@ -95,6 +95,26 @@ public final class SyncClient {
     token: String, cursor: String?, saveCursor: (String) throws -> Void,
     progress: (Summary) -> Void = { _ in }
   ) async throws -> Summary {
+    // Pulled pages with their cursor, committed several at once (the lock is held meanwhile,
+    // also while the next page is on its way).
+    let pulled = CommitGroup(db, rowsPerCommit: recordsPerCommit, secondsOpen: secondsPerCommit)
+    defer { pulled.rollBack() }
+    do {
+      let summary = try await sync(token: token, cursor: cursor, saveCursor: saveCursor, progress: progress, pulled)
+      try pulled.commit()
+      return summary
+    } catch {
+      // What the sync merged before it failed is kept; a commit that fails is the error then,
+      // so that no one goes on from a cursor that was not stored.
+      try pulled.commit()
+      throw error
+    }
+  }
+
+  private func sync(
+    token: String, cursor: String?, saveCursor: (String) throws -> Void, progress: (Summary) -> Void,
+    _ pulled: CommitGroup
+  ) async throws -> Summary {
     var summary = Summary(cursor: cursor)
     var bounds = PullBounds(server: url.absoluteString, maxBytes: maxPullBytes)
     var loop = SyncLoop(limits: limits)
@@ -120,10 +140,6 @@ public final class SyncClient {
     var prepared: Batch?
     // What an answer acknowledged, written while the next batch is on its way when there is one.
     var unwritten: Acknowledgement?
-    // Pulled pages with their cursor, committed several at once (the lock is held meanwhile,
-    // also while the next page is on its way).
-    let pulled = CommitGroup(db, rowsPerCommit: recordsPerCommit, secondsOpen: secondsPerCommit)
-    defer { pulled.rollBack() }
     func write(_ acknowledgement: Acknowledgement?) throws {
       guard let acknowledgement else { return }
       let replica = self.replica
@@ -145,129 +161,119 @@ public final class SyncClient {
       // sync: in the clear another core does it (in a sealed pull it is busy opening pages).
       if sealer == nil { Self.release(acknowledgement.records) }
     }
-    do {
-      while true {
-        let batch: Batch
-        if let next = prepared.take(), next.budget == loop.budget {
-          batch = next
-        } else {
-          try write(unwritten.take())
-          batch = try await prepare(
-            after: 0, budget: loop.budget, sealer: sealer, token: token, setAside: &summary.setAside)
-        }
-        let (pending, outgoing) = (batch.pending, batch.outgoing)
-        let sent = outgoing.map {
-          SyncLoop.Sent(wireDataset: $0.wire.dataset, wireID: $0.wire.id, dataset: $0.dataset, id: $0.id)
-        }
-        let since = summary.cursor
-        let received: Received
-        do {
-          if let next = prefetched, outgoing.isEmpty {
-            try write(unwritten.take())
-            received = try await next.value
-          } else {
-            let body = WireJSON.encode(since: since, keyID: key?.keyID, changes: batch.encoded)
-            if body.count > limits.bodyBytes, !outgoing.isEmpty {
-              // The estimate fell short (text that grows when escaped).
-              try write(unwritten.take())
-              try perform(loop.oversized(bytes: body.count, limit: limits.bodyBytes, sent: sent), &summary)
-              continue
-            }
-            let request = Self.start(body, url: url, token: token)
-            // While the server merges this batch, the answer to the one before is written and the
-            // next one is read and sealed: each waited for the other. The next is read before this
-            // answer is merged, so a field the answer brings newer goes older, and loses to the
-            // newer one on the server by its clock. A crash before the write sends both batches
-            // again: a merge of what the server has changes nothing.
-            do {
-              try write(unwritten.take())
-              if let last = pending.last {
-                prepared = try await prepare(
-                  after: last.seq, budget: loop.budget, sealer: sealer, token: token, setAside: &summary.setAside)
-              }
-            } catch {
-              request.cancel()
-              throw WhileWaiting(error: error)
-            }
-            received = Received(since: since, response: try await request.value)
-          }
-          prefetched = nil
-        } catch let failure as WhileWaiting {
-          throw failure.error
-        } catch let error as SyncError {
-          // What was read ahead belongs to a request that did not go through.
-          prefetched?.cancel()
-          prefetched = nil
-          prepared = nil
-          try perform(loop.refused(error, sent: sent), &summary)
-          continue
-        }
-        if let stated = received.response.limits {
-          limits = stated
-          loop.stated(stated)
-        }
-        try bounds.check(since: received.since, received.response)
-        let response = received.response
-        if outgoing.isEmpty && response.hasMore && !bounds.exhausted {
-          prefetched = Self.prefetch(
-            since: response.cursor, key: key, url: url, token: token, datasets: datasets)
-        }
-        // Nothing of a page is applied unless all of it opens.
-        if response.encrypted, sealer == nil { throw SyncError.encrypted }
-        if !response.encrypted, sealer != nil { throw SyncError.keyMissing }
-        let (incoming, blobs) =
-          if let opened = received.opened { opened } else {
-            try await self.incoming(response.changes, sealer: sealer, token: token)
-          }
-        let checked = received.checked ?? Self.check(incoming, in: datasets)
-        for (change, check) in zip(incoming, checked) {
-          guard let record = check else { continue }
-          if let newest = record.newest, held.newest.map({ newest > $0 }) ?? true { held.newest = newest }
-          if record.dataset.isBlob {
-            guard let data = blobs[change.id] else { continue }
-            held.records.append(record.with(untracked: ["data": .blob(data)]))
-          } else {
-            held.records.append(record)
-          }
-        }
-        // Pages of a pull are applied several at once: a first sync's random ids touch most pages
-        // of every index on each commit, and each commit writes them all again to the log. Not
-        // sealed pages: the next one is opened on another core while this one is applied, and
-        // holding them would leave that core idle.
-        if SyncLoop.writesNow(
-          pushed: !pending.isEmpty, hasMore: response.hasMore, sealed: sealer != nil, held: held.records.count,
-          heldLimit: heldRecords, exhausted: bounds.exhausted)
-        {
-          let acknowledgement = Acknowledgement(
-            records: held.records, newest: held.newest, seq: pending.last?.seq, cursor: response.cursor)
-          held = ([], nil)
-          if !pending.isEmpty, let next = prepared, !next.pending.isEmpty, next.budget == loop.budget {
-            unwritten = acknowledgement
-          } else {
-            try write(acknowledgement)
-          }
-        }
-        summary.pushed += outgoing.count
-        summary.pulled += response.changes.count
-        summary.cursor = response.cursor
-        progress(summary)
-        if SyncLoop.finished(pushed: !pending.isEmpty, hasMore: response.hasMore) {
-          try pulled.commit()
-          return summary
-        }
-        if bounds.exhausted {
-          try write(unwritten.take())
-          throw bounds.exhaustedError
-        }
-        // A batch is a hundred thousand small objects: another core frees them while this one
-        // sends the next (the server's core, which waits for it).
-        Self.release((consume batch, consume pending, consume outgoing))
+    while true {
+      let batch: Batch
+      if let next = prepared.take(), next.budget == loop.budget {
+        batch = next
+      } else {
+        try write(unwritten.take())
+        batch = try await prepare(
+          after: 0, budget: loop.budget, sealer: sealer, token: token, setAside: &summary.setAside)
       }
-    } catch {
-      // What the sync merged before it failed is kept; a commit that fails is the error then,
-      // so that no one goes on from a cursor that was not stored.
-      try pulled.commit()
-      throw error
+      let (pending, outgoing) = (batch.pending, batch.outgoing)
+      let sent = outgoing.map {
+        SyncLoop.Sent(wireDataset: $0.wire.dataset, wireID: $0.wire.id, dataset: $0.dataset, id: $0.id)
+      }
+      let since = summary.cursor
+      let received: Received
+      do {
+        if let next = prefetched, outgoing.isEmpty {
+          try write(unwritten.take())
+          received = try await next.value
+        } else {
+          let body = WireJSON.encode(since: since, keyID: key?.keyID, changes: batch.encoded)
+          if body.count > limits.bodyBytes, !outgoing.isEmpty {
+            // The estimate fell short (text that grows when escaped).
+            try write(unwritten.take())
+            try perform(loop.oversized(bytes: body.count, limit: limits.bodyBytes, sent: sent), &summary)
+            continue
+          }
+          let request = Self.start(body, url: url, token: token)
+          // While the server merges this batch, the answer to the one before is written and the
+          // next one is read and sealed: each waited for the other. The next is read before this
+          // answer is merged, so a field the answer brings newer goes older, and loses to the
+          // newer one on the server by its clock. A crash before the write sends both batches
+          // again: a merge of what the server has changes nothing.
+          do {
+            try write(unwritten.take())
+            if let last = pending.last {
+              prepared = try await prepare(
+                after: last.seq, budget: loop.budget, sealer: sealer, token: token, setAside: &summary.setAside)
+            }
+          } catch {
+            request.cancel()
+            throw WhileWaiting(error: error)
+          }
+          received = Received(since: since, response: try await request.value)
+        }
+        prefetched = nil
+      } catch let failure as WhileWaiting {
+        throw failure.error
+      } catch let error as SyncError {
+        // What was read ahead belongs to a request that did not go through.
+        prefetched?.cancel()
+        prefetched = nil
+        prepared = nil
+        try perform(loop.refused(error, sent: sent), &summary)
+        continue
+      }
+      if let stated = received.response.limits {
+        limits = stated
+        loop.stated(stated)
+      }
+      try bounds.check(since: received.since, received.response)
+      let response = received.response
+      if outgoing.isEmpty && response.hasMore && !bounds.exhausted {
+        prefetched = Self.prefetch(
+          since: response.cursor, key: key, url: url, token: token, datasets: datasets)
+      }
+      // Nothing of a page is applied unless all of it opens.
+      if response.encrypted, sealer == nil { throw SyncError.encrypted }
+      if !response.encrypted, sealer != nil { throw SyncError.keyMissing }
+      let (incoming, blobs) =
+        if let opened = received.opened { opened } else {
+          try await self.incoming(response.changes, sealer: sealer, token: token)
+        }
+      let checked = received.checked ?? Self.check(incoming, in: datasets)
+      for (change, check) in zip(incoming, checked) {
+        guard let record = check else { continue }
+        if let newest = record.newest, held.newest.map({ newest > $0 }) ?? true { held.newest = newest }
+        if record.dataset.isBlob {
+          guard let data = blobs[change.id] else { continue }
+          held.records.append(record.with(untracked: ["data": .blob(data)]))
+        } else {
+          held.records.append(record)
+        }
+      }
+      // Pages of a pull are applied several at once: a first sync's random ids touch most pages
+      // of every index on each commit, and each commit writes them all again to the log. Not
+      // sealed pages: the next one is opened on another core while this one is applied, and
+      // holding them would leave that core idle.
+      if SyncLoop.writesNow(
+        pushed: !pending.isEmpty, hasMore: response.hasMore, sealed: sealer != nil, held: held.records.count,
+        heldLimit: heldRecords, exhausted: bounds.exhausted)
+      {
+        let acknowledgement = Acknowledgement(
+          records: held.records, newest: held.newest, seq: pending.last?.seq, cursor: response.cursor)
+        held = ([], nil)
+        if !pending.isEmpty, let next = prepared, !next.pending.isEmpty, next.budget == loop.budget {
+          unwritten = acknowledgement
+        } else {
+          try write(acknowledgement)
+        }
+      }
+      summary.pushed += outgoing.count
+      summary.pulled += response.changes.count
+      summary.cursor = response.cursor
+      progress(summary)
+      if SyncLoop.finished(pushed: !pending.isEmpty, hasMore: response.hasMore) { return summary }
+      if bounds.exhausted {
+        try write(unwritten.take())
+        throw bounds.exhaustedError
+      }
+      // A batch is a hundred thousand small objects: another core frees them while this one
+      // sends the next (the server's core, which waits for it).
+      Self.release((consume batch, consume pending, consume outgoing))
     }
   }
 
