@@ -88,16 +88,29 @@ public struct SyncRequest: Codable, Sendable {
   /// The id of the key the device seals with, for an encrypted account: after a key rotation
   /// the server refuses a device still on the old key (409) instead of taking its ciphertext.
   public var keyID: String?
+  /// The device reads fields that share a clock (`"*"`); a request without it (an older Vital)
+  /// is answered with a clock in every field.
+  public var sharedClocks: Bool
 
-  public init(since: String?, changes: [WireChange], keyID: String? = nil) {
+  public init(since: String?, changes: [WireChange], keyID: String? = nil, sharedClocks: Bool = true) {
     self.since = since
     self.changes = changes
     self.keyID = keyID
+    self.sharedClocks = sharedClocks
   }
 
   enum CodingKeys: String, CodingKey {
     case since, changes
     case keyID = "key_id"
+    case sharedClocks = "shared_clocks"
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    since = try container.decodeIfPresent(String.self, forKey: .since)
+    changes = try container.decode([WireChange].self, forKey: .changes)
+    keyID = try container.decodeIfPresent(String.self, forKey: .keyID)
+    sharedClocks = container.contains(.sharedClocks) ? try container.decode(Bool.self, forKey: .sharedClocks) : false
   }
 }
 
@@ -110,6 +123,8 @@ public struct SyncResponse: Codable, Sendable {
   public var encrypted: Bool
   /// What the server takes in one request (absent from older servers).
   public var limits: SyncLimits?
+  /// The server reads fields that share a clock (absent from older servers: false).
+  public var sharedClocks: Bool
   /// The answer's size as it arrived: not part of the wire format, set by the client that read it.
   public var receivedBytes = 0
 
@@ -117,11 +132,12 @@ public struct SyncResponse: Codable, Sendable {
     case changes, cursor
     case hasMore = "has_more"
     case accepted, encrypted, limits
+    case sharedClocks = "shared_clocks"
   }
 
   public init(
     changes: [WireChange], cursor: String, hasMore: Bool, accepted: Int, encrypted: Bool = false,
-    limits: SyncLimits? = nil
+    limits: SyncLimits? = nil, sharedClocks: Bool = false
   ) {
     self.changes = changes
     self.cursor = cursor
@@ -129,6 +145,7 @@ public struct SyncResponse: Codable, Sendable {
     self.accepted = accepted
     self.encrypted = encrypted
     self.limits = limits
+    self.sharedClocks = sharedClocks
   }
 }
 

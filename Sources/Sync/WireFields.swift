@@ -100,14 +100,57 @@ public struct WireFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
   }
 }
 
-/// Fields travel as a JSON object.
+/// Fields travel as a JSON object: a field without a clock of its own has the clock `"*"`.
 extension WireFields: Codable {
   public init(from decoder: any Decoder) throws {
-    self.init(try decoder.singleValueContainer().decode([String: WireField].self))
+    let container = try decoder.container(keyedBy: Name.self)
+    // Present, it is a clock: not null (as the fast reader has it).
+    let shared = container.contains(Name.shared) ? try container.decode(String.self, forKey: Name.shared) : nil
+    var fields: [String: WireField] = [:]
+    var taken = false
+    for key in container.allKeys where key.stringValue != Name.shared.stringValue {
+      let field = try container.decode(Stored.self, forKey: key)
+      guard let hlc = field.hlc ?? shared else {
+        throw DecodingError.keyNotFound(
+          Name.hlc, .init(codingPath: container.codingPath + [key], debugDescription: "a field without a clock"))
+      }
+      taken = taken || field.hlc == nil
+      fields[key.stringValue] = WireField(value: field.value, hlc: hlc)
+    }
+    if shared != nil, !taken {
+      throw DecodingError.dataCorruptedError(
+        forKey: Name.shared, in: container, debugDescription: "a shared clock that no field takes")
+    }
+    self.init(fields)
   }
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(dictionary)
+  }
+
+  /// A field as it is read: its clock may be the record's. Present, `hlc` is a clock, not null
+  /// (as the fast reader has it).
+  private struct Stored: Decodable {
+    var value: WireValue
+    var hlc: String?
+
+    enum CodingKeys: String, CodingKey { case value, hlc }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      value = try container.decode(WireValue.self, forKey: .value)
+      hlc = container.contains(.hlc) ? try container.decode(String.self, forKey: .hlc) : nil
+    }
+  }
+
+  private struct Name: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+
+    static let shared = Name(stringValue: "*")
+    static let hlc = Name(stringValue: "hlc")
   }
 }

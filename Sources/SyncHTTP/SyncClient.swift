@@ -29,6 +29,9 @@ public final class SyncClient {
   public var maxPullBytes = PullBounds.defaultMaxBytes
   /// What the server takes in one request: its defaults until a sync answer says otherwise.
   public var limits = SyncLimits.standard
+  /// The server reads fields that share a clock: not until an answer says so (an older server
+  /// refuses them), so a sync's first requests give every field its clock.
+  public var serverSharesClocks = false
   /// The account's sync key when end-to-end encryption is on: records are sealed before they
   /// leave and opened before they are applied.
   public var syncKey: SyncKey?
@@ -217,6 +220,7 @@ public final class SyncClient {
         try perform(loop.refused(error, sent: sent), &summary)
         continue
       }
+      if received.response.sharedClocks { serverSharesClocks = true }
       if let stated = received.response.limits {
         limits = stated
         loop.stated(stated)

@@ -10,6 +10,12 @@ import Foundation
 /// - `long`: a cursor of 10,000 characters.
 /// - `garbage`: a cursor that is not `<epoch>:<number>`.
 /// - `flood`: more is waiting, always, with 200 new valid donations per page.
+/// - `older`: a server from before shared clocks: nothing is waiting, and a change with a field
+///   that has no clock of its own is refused (400).
+/// - `sharing`: nothing is waiting, and the answer says the server reads shared clocks.
+///
+/// In the last two, `forms(mode)` lists for each request that pushed changes whether their fields
+/// shared clocks.
 public final class HostileServer: @unchecked Sendable {
   public let url: URL
   private let process = Process()
@@ -56,6 +62,18 @@ public final class HostileServer: @unchecked Sendable {
             with lock:
                 counts[mode] = counts.get(mode, 0) + 1
                 with open("%s/%s.count" % (sys.argv[1], mode), "w") as f: f.write(str(counts[mode]))
+            changes = request.get("changes", [])
+            shared = any("*" in c["fields"] or any("hlc" not in f for n, f in c["fields"].items() if n != "*")
+                         for c in changes)
+            if mode in ("older", "sharing"):
+                if changes:
+                    with lock, open("%s/%s.forms" % (sys.argv[1], mode), "a") as f: f.write("1" if shared else "0")
+                if mode == "older" and shared:
+                    return self.answer(400, {"error": {"code": "bad_request", "message": "a field has no clock"}})
+                answer = {"accepted": len(changes), "changes": [], "has_more": False, "encrypted": False,
+                          "cursor": "e0:%d" % counts[mode]}
+                if mode == "sharing": answer["shared_clocks"] = True
+                return self.answer(200, answer)
             since = request.get("since") or "e0:0"
             n = int(since.split(":")[1]) if ":" in since and since.split(":")[1].isdigit() else 0
             page = {"accepted": len(request.get("changes", [])), "changes": [], "has_more": True,
@@ -102,6 +120,13 @@ public final class HostileServer: @unchecked Sendable {
   /// How many sync requests the server answered in `mode`.
   public func requests(_ mode: String) -> Int {
     (try? String(contentsOfFile: folder + "/" + mode + ".count", encoding: .utf8)).flatMap { Int($0) } ?? 0
+  }
+
+  /// For each sync request with changes answered in `mode` (`older`, `sharing`), in order:
+  /// whether their fields shared clocks.
+  public func forms(_ mode: String) -> [Bool] {
+    let text = (try? String(contentsOfFile: folder + "/" + mode + ".forms", encoding: .utf8)) ?? ""
+    return text.map { $0 == "1" }
   }
 
   // SIGKILL: the child may inherit a mask that blocks SIGTERM from the test runner.

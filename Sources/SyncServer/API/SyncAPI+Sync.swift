@@ -32,13 +32,17 @@ extension SyncAPI {
       configuration.metrics.syncs.increment()
       configuration.metrics.recordsPushed.increment(by: Int64(changes.count))
       configuration.metrics.recordsPulled.increment(by: Int64(page.changesJSON.count))
+      // Records are stored as they travel, their fields sharing clocks; an older device reads a
+      // clock in every field.
+      let changes = body.sharedClocks ? page.changesJSON : try page.changesJSON.map(WireJSON.withClockPerField)
       return Answer.json(
         .ok,
         [
-          "accepted": .int(page.accepted), "changes": .storedArray(page.changesJSON), "cursor": .string(page.cursor),
+          "accepted": .int(page.accepted), "changes": .storedArray(changes), "cursor": .string(page.cursor),
           "encrypted": .bool(page.encrypted), "has_more": .bool(page.hasMore),
           "limits": .stored(
             "{\"body_bytes\":\(configuration.bodyLimit),\"value_bytes\":\(configuration.valueLimit)}"),
+          "shared_clocks": .bool(true),
         ])
     } catch SyncRepositoryError.quotaExceeded(let usage) {
       throw Self.quotaError(usage)

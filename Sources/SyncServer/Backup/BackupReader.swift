@@ -97,11 +97,11 @@ public final class BackupReader: @unchecked Sendable {
     guard case .text(let dataset) = values[1], case .text(let id) = values[2], case .text(let text) = values[3] else {
       return
     }
-    guard let fields = try? JSONDecoder().decode([String: WireField].self, from: Data(text.utf8)) else {
+    guard let fields = try? WireJSON.fields(text) else {
       throw BackupError.malformed(line: line, "a record's fields are not a map of values with clocks")
     }
     do {
-      let change = WireChange(dataset: dataset, id: id, fields: WireFields(fields))
+      let change = WireChange(dataset: dataset, id: id, fields: fields)
       try change.check(now: .distantFuture)
       try change.check(rules: rules)
     } catch let error as ChangeSetError {
