@@ -60,3 +60,33 @@ import Testing
     #expect(changes[2].fields.keys.sorted() == ["name"])
   }
 }
+
+/// A batch read from a real outbox stops at the records a request may carry, with every record
+/// in it whole: a record that comes back further on (edited after others were written) counts
+/// again while the batch is read, and the batch then ends before the record that went over.
+@Suite struct PushBatchOutboxTests {
+  @Test func aBatchFromTheOutboxEndsOnAWholeRecordAtTheRecordCount() throws {
+    let device = try Device(email: "ann@example.org", url: URL(string: "http://127.0.0.1:9")!)
+    let limit = SyncLimits.changesPerRequest
+    var ids: [String] = []
+    try device.db.transaction { _ in
+      // The first record, then others; the first is edited, then more records come.
+      for i in 0..<(limit - 1) { ids.append(try device.donation(place: "Centre \(i)")) }
+      try device.replica.write(.donation, id: ids[0], ["place": .text("Edited"), "notes": .text("again")])
+      for i in 0..<3 { ids.append(try device.donation(place: "Later \(i)")) }
+    }
+    let client = device.client
+    client.batchSize = 100_000
+    var setAside: [Replica.SetAside] = []
+    let batch = try client.nextBatch(budget: 1 << 30, sealed: false, setAside: &setAside)
+    let changes = SyncClient.group(batch)
+    // Counted as runs, the edit made the batch stop one record early: never late.
+    #expect((limit - 1)...limit ~= changes.count, "\(changes.count) records")
+    #expect(changes.map(\.id) == Array(ids.prefix(changes.count)))
+    #expect(changes.allSatisfy { $0.fields.count == 6 }, "every record whole")
+    #expect(changes[0].fields["place"]?.value == .string("Edited"))
+    // The rest follows in the next batch, from the first record left out.
+    let next = try client.nextBatch(after: batch.last!.seq, budget: 1 << 30, sealed: false, setAside: &setAside)
+    #expect(SyncClient.group(next).map(\.id) == Array(ids.dropFirst(changes.count)))
+  }
+}
