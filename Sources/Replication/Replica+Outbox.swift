@@ -27,12 +27,16 @@ extension Replica {
     var lastClock = ""
     var lastClocks: String?
     // A whole record's clocks come with its entry: one lookup in the same statement, not a
-    // query of their own.
+    // query of their own. Only for a whole record: as a LEFT JOIN, SQLite looked the clocks up
+    // for every entry, and reading 600,000 field entries took 0.75 s instead of 0.16 s.
     try db.scanRows(
       """
-      SELECT o.seq, o.dataset, o.row_id, o.field, o.value, o.hlc, r.clocks FROM sync_outbox o
-      LEFT JOIN sync_row r ON o.field = '*' AND r.account_id = o.account_id AND r.dataset = o.dataset
-        AND r.row_id = o.row_id
+      SELECT o.seq, o.dataset, o.row_id, o.field, o.value, o.hlc,
+        CASE WHEN o.field = '*' THEN (
+          SELECT r.clocks FROM sync_row r
+          WHERE r.account_id = o.account_id AND r.dataset = o.dataset AND r.row_id = o.row_id)
+        END
+      FROM sync_outbox o
       WHERE o.account_id = ? AND o.seq > ? ORDER BY o.seq LIMIT ?
       """,
       accountID, seq, limit
