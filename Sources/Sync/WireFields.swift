@@ -62,6 +62,20 @@ public struct WireFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     }
   }
 
+  /// Adds a field not there yet; false, changing nothing, when `name` is there already.
+  public mutating func insertNew(_ name: String, _ field: WireField) -> Bool {
+    let (index, found) = place(of: name)
+    guard !found else { return false }
+    if index == keys.count {
+      keys.append(name)
+      values.append(field)
+    } else {
+      keys.insert(name, at: index)
+      values.insert(field, at: index)
+    }
+    return true
+  }
+
   /// Where `name` is, or where it would go. Fields are mostly written and read in name order
   /// (a page's reader, a merge), so the end is tried before the middle.
   private func place(of name: String) -> (index: Int, found: Bool) {

@@ -85,14 +85,19 @@ extension WireJSON {
     }
 
     /// The clock most of the fields have, when at least two have it (of equals, the first).
+    /// Counted in one pass: a record may hold any number of fields, each with another clock.
     static func sharedClock(_ fields: [WireField]) -> String? {
       guard fields.count > 1 else { return nil }
       // Mostly all of them: a record written at once.
       if fields.allSatisfy({ $0.hlc == fields[0].hlc }) { return fields[0].hlc }
-      var best: (hlc: String, count: Int)?
-      for (i, field) in fields.enumerated() where !fields[..<i].contains(where: { $0.hlc == field.hlc }) {
-        let count = fields[i...].count { $0.hlc == field.hlc }
-        if count > 1, count > best?.count ?? 0 { best = (field.hlc, count) }
+      var counts: [String: (count: Int, first: Int)] = [:]
+      for (index, field) in fields.enumerated() { counts[field.hlc, default: (0, index)].count += 1 }
+      var best: (hlc: String, count: Int, first: Int)?
+      for (hlc, seen) in counts where seen.count > 1 {
+        if let known = best, known.count > seen.count || (known.count == seen.count && known.first < seen.first) {
+          continue
+        }
+        best = (hlc, seen.count, seen.first)
       }
       return best?.hlc
     }

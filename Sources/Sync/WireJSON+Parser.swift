@@ -67,14 +67,15 @@ extension JSONScanner {
         }
       }
       guard let value else { throw Malformed() }
+      // A field named twice is refused: which of the two counts would be the reader's guess.
       if let hlc {
-        fields[name] = WireField(value: value, hlc: hlc)
+        guard fields.insertNew(name, WireField(value: value, hlc: hlc)) else { throw Malformed() }
       } else if let shared {
-        fields[name] = WireField(value: value, hlc: shared)
+        guard fields.insertNew(name, WireField(value: value, hlc: shared)) else { throw Malformed() }
         taken = true
       } else {
         // "*" may come after the fields that take it: given to them once it is read.
-        fields[name] = WireField(value: value, hlc: "")
+        guard fields.insertNew(name, WireField(value: value, hlc: "")) else { throw Malformed() }
         waiting.append(name)
       }
     }

@@ -69,11 +69,12 @@ public enum WireJSON {
   }
 
   /// A sync request as JSON. Written as bytes: joining strings cost a push a sixth of its time.
-  /// Its changes' fields share clocks when the request says it reads them that way.
+  /// Its changes give every field its clock: only a server that has said it reads shared clocks
+  /// is sent them (`encode(_:sharedClocks:)`).
   public static func encode(_ request: SyncRequest) -> Data {
     encode(
-      since: request.since, keyID: request.keyID,
-      changes: encode(request.changes, sharedClocks: request.sharedClocks), sharedClocks: request.sharedClocks)
+      since: request.since, keyID: request.keyID, changes: encode(request.changes, sharedClocks: false),
+      sharedClocks: request.sharedClocks)
   }
 
   /// Changes as the JSON array of a sync request. A device writes them while the server merges
@@ -176,10 +177,10 @@ public enum WireJSON {
     }
   }
 
-  /// A change of an answer (`{"dataset", "id", "fields"}`) with a clock in every field, for a
-  /// device that does not read shared clocks; the text as it is when it shares none.
+  /// A change of an answer (`{"dataset", "id", "fields"}`) written again with a clock in every
+  /// field, for a device that does not read shared clocks. Read whole, not searched for a `*`:
+  /// a key may be written with escapes.
   public static func withClockPerField(_ change: String) throws -> String {
-    guard change.utf8.contains(UInt8(ascii: "*")) else { return change }
     var text = change
     let parsed = try text.withUTF8 { bytes in
       var p = JSONScanner(bytes: bytes)

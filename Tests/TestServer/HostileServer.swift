@@ -12,7 +12,8 @@ import Foundation
 /// - `flood`: more is waiting, always, with 200 new valid donations per page.
 /// - `older`: a server from before shared clocks: nothing is waiting, and a change with a field
 ///   that has no clock of its own is refused (400).
-/// - `sharing`: nothing is waiting, and the answer says the server reads shared clocks.
+/// - `sharing`: nothing is waiting, and the answer says the server reads shared clocks; a
+///   request that does not say its device reads them is refused (400).
 ///
 /// In the last two, `forms(mode)` lists for each request that pushed changes whether their fields
 /// shared clocks.
@@ -70,6 +71,8 @@ public final class HostileServer: @unchecked Sendable {
                     with lock, open("%s/%s.forms" % (sys.argv[1], mode), "a") as f: f.write("1" if shared else "0")
                 if mode == "older" and shared:
                     return self.answer(400, {"error": {"code": "bad_request", "message": "a field has no clock"}})
+                if mode == "sharing" and request.get("shared_clocks") is not True:
+                    return self.answer(400, {"error": {"code": "bad_request", "message": "no shared_clocks"}})
                 answer = {"accepted": len(changes), "changes": [], "has_more": False, "encrypted": False,
                           "cursor": "e0:%d" % counts[mode]}
                 if mode == "sharing": answer["shared_clocks"] = True

@@ -37,7 +37,7 @@ function request()
   end
   local since = cursor and ('"' .. cursor .. '"') or "null"
   sent = sequence
-  local body = '{"since":' .. since .. ',"changes":[' .. table.concat(changes, ",") .. ']}'
+  local body = '{"since":' .. since .. ',"shared_clocks":true,"changes":[' .. table.concat(changes, ",") .. ']}'
   return wrk.format("POST", "/v1/sync", {
     ["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json" }, body)
 end

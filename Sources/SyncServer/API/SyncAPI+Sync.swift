@@ -66,8 +66,13 @@ extension SyncAPI {
   func read(_ request: Request, now: Date) async throws -> (SyncRequest, [ValidatedChange]) {
     var request = request
     let data = Data(try await request.collectBody(upTo: configuration.bodyLimit).readableBytesView)
-    // The fast reader takes every well-formed request; JSONDecoder reads the rest, to say what is wrong.
-    let body = try (try? WireJSON.syncRequest(data)) ?? decode(SyncRequest.self, data)
+    // The fast reader takes every well-formed request; JSONDecoder reads the rest, to say what is
+    // wrong. What it reads there is refused all the same: the two need not agree on every text
+    // (duplicate keys), and only one reader decides what a request holds.
+    guard let body = try? WireJSON.syncRequest(data) else {
+      _ = try decode(SyncRequest.self, data)
+      throw APIError(.badRequest, .badRequest, "the body is not the JSON this endpoint takes (a malformed change)")
+    }
     guard body.changes.count <= configuration.maxChangesPerRequest else {
       throw APIError(.contentTooLarge, .tooLarge, "at most \(configuration.maxChangesPerRequest) changes per request")
     }

@@ -112,6 +112,9 @@ extension PostgresSyncRepository {
     "ALTER TABLE tokens ADD COLUMN IF NOT EXISTS device_name TEXT NOT NULL DEFAULT ''",
     // When a blob's bytes came (`collectBlobs`); those stored before count as old.
     "ALTER TABLE blobs ADD COLUMN IF NOT EXISTS created_at TIMESTAMPTZ NOT NULL DEFAULT 'epoch'",
+    // Records are stored with their fields sharing clocks: noted for whoever looks (an older
+    // server does not, so the servers of one database are upgraded together; docs/server.md).
+    "INSERT INTO server_meta (key, value) VALUES ('fields', 'shared_clocks') ON CONFLICT DO NOTHING",
   ]
 
   /// Counts what each account keeps, once per database (the first start with usage totals).

@@ -119,6 +119,13 @@ public actor SQLiteSyncRepository: SyncRepository {
         ALTER TABLE blob RENAME TO blobs;
         ALTER TABLE invite RENAME TO invites;
         """),
+    // Records are stored with their fields sharing clocks ("*"), which an older server cannot
+    // read: this step makes one refuse the store at start instead of breaking its devices.
+    Migration(
+      "0011_shared_clocks",
+      sql: """
+        INSERT INTO server_meta (key, value) VALUES ('fields', 'shared_clocks');
+        """),
   ])
 
   public init(path: String) throws {
