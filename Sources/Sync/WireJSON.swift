@@ -51,14 +51,21 @@ public enum WireJSON {
   /// A stored record's fields, `{"*": "<clock>", "<field>": {"hlc", "value"}, ...}` (a field
   /// without `hlc` has the clock `"*"`).
   public static func fields(_ text: String) throws -> WireFields {
+    try whole(text) { p in
+      var names: [String] = []
+      return try p.fields(names: &names)
+    }
+  }
+
+  /// What `read` reads of `text`, which it must read to the end (but for spaces).
+  private static func whole<T>(_ text: String, _ read: (inout JSONScanner) throws -> T) throws -> T {
     var text = text
     return try text.withUTF8 { bytes in
       var p = JSONScanner(bytes: bytes)
-      var names: [String] = []
-      let fields = try p.fields(names: &names)
+      let value = try read(&p)
       p.skipSpace()
       guard p.index == p.bytes.count else { throw Malformed() }
-      return fields
+      return value
     }
   }
 
@@ -86,16 +93,21 @@ public enum WireJSON {
     var writer = FieldsWriter(sharedClocks: sharedClocks)
     for (i, change) in changes.enumerated() {
       if i > 0 { out.append(UInt8(ascii: ",")) }
-      out += datasetKey
-      JSONText.appendQuoted(change.dataset, to: &out)
-      out += idKey
-      JSONText.appendQuoted(change.id, to: &out)
-      out += fieldsKey
-      writer.append(change.fields, to: &out)
-      out.append(UInt8(ascii: "}"))
+      append(change, with: &writer, to: &out)
     }
     out.append(UInt8(ascii: "]"))
     return out
+  }
+
+  /// Appends a change as a JSON object, its fields written by `writer`.
+  private static func append(_ change: WireChange, with writer: inout FieldsWriter, to out: inout [UInt8]) {
+    out += datasetKey
+    JSONText.appendQuoted(change.dataset, to: &out)
+    out += idKey
+    JSONText.appendQuoted(change.id, to: &out)
+    out += fieldsKey
+    writer.append(change.fields, to: &out)
+    out.append(UInt8(ascii: "}"))
   }
 
   /// A sync request as JSON, around changes encoded already (`encode(_:sharedClocks:)`).
@@ -181,23 +193,14 @@ public enum WireJSON {
   /// field, for a device that does not read shared clocks. Read whole, not searched for a `*`:
   /// a key may be written with escapes.
   public static func withClockPerField(_ change: String) throws -> String {
-    var text = change
-    let parsed = try text.withUTF8 { bytes in
-      var p = JSONScanner(bytes: bytes)
+    let parsed = try whole(change) { p in
       var names: [String] = []
-      let change = try p.change(names: &names)
-      p.skipSpace()
-      guard p.index == p.bytes.count else { throw Malformed() }
-      return change
+      return try p.change(names: &names)
     }
-    var out = datasetKey
-    JSONText.appendQuoted(parsed.dataset, to: &out)
-    out += idKey
-    JSONText.appendQuoted(parsed.id, to: &out)
-    out += fieldsKey
+    var out: [UInt8] = []
     var writer = FieldsWriter(sharedClocks: false)
-    writer.append(parsed.fields, to: &out)
-    out.append(UInt8(ascii: "}"))
+    append(parsed, with: &writer, to: &out)
     return String(decoding: out, as: UTF8.self)
   }
+
 }
