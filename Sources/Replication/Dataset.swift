@@ -30,9 +30,10 @@ public struct Dataset: Hashable, Sendable {
   public let onePerAccount: Bool
   /// Each field's place in `fields`.
   let fieldIndex: [String: Int]
-  /// The places of `fields` in name order: the order a change's fields travel in, in which an
-  /// outbox entry for a whole record is read out (its fields are then each added at the end).
-  public let byName: [Int]
+  /// The names of `fields` in name order: the order a change's fields travel in, in which an
+  /// outbox entry for a whole record is read out (its fields are then each added at the end),
+  /// one array for every record read whole.
+  public let namesInOrder: [String]
   /// Each field's rule and whether it is required, in `fields` order: a bulk write checks
   /// every value of every record, and three lookups by name per value took most of its time.
   let inOrder: [FieldCheck]
@@ -94,7 +95,7 @@ public struct Dataset: Hashable, Sendable {
     onePerAccount =
       table.columns.first { $0.name == "account_id" }.map { Self.has($0.definition, "UNIQUE") } ?? false
     fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
-    byName = fields.indices.sorted { fields[$0] < fields[$1] }
+    namesInOrder = fields.sorted()
     inOrder = fields.map { FieldCheck(rule: all[$0], required: required.contains($0), stored: defaults[$0]) }
   }
 

@@ -27,6 +27,14 @@ public struct WireFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     }
   }
 
+  /// Fields whose names are already in order and each there once (a dataset's `namesInOrder`).
+  public init(inOrder names: [String], _ fields: [WireField]) {
+    precondition(names.count == fields.count, "one field per name")
+    assert(zip(names, names.dropFirst()).allSatisfy { $0 < $1 }, "names in order, each once")
+    keys = names
+    values = fields
+  }
+
   public init(_ fields: [String: WireField]) {
     self.init(minimumCapacity: fields.count)
     for (name, field) in fields.sorted(by: { $0.key < $1.key }) {

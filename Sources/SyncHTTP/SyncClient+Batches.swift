@@ -34,8 +34,10 @@ extension SyncClient {
       // stops early at worst. A set of every record read cost a first push of 100,000 records a
       // twentieth of the device's time, hashing and growing.
       var records = 0
+      var rows = 0
       var last: (dataset: String, id: String)?
-      let read = try replica.pending(limit: batchSize, after: seq, in: datasets) { entries in
+      let read = try replica.pending(limit: batchSize, after: seq, in: datasets, compact: true) { entries in
+        rows += 1
         // The entries of one outbox entry, so of one record.
         guard let first = entries.first else { return false }
         for entry in entries { bytes += Self.estimatedBytes(entry, sealed: sealed) }
@@ -45,20 +47,19 @@ extension SyncClient {
         }
         return bytes > budget || records > SyncLimits.changesPerRequest
       }
-      // Stopped by the count, the last record read may go on in entries not read: it waits for
-      // the next batch, from its first entry, as one the batch size cut does.
-      let pending = Self.wholeRecords(read, full: records > SyncLimits.changesPerRequest ? 0 : batchSize)
+      // Stopped by the count or the limit, the last record read may go on in entries not read:
+      // it waits for the next batch, from its first entry.
+      let pending = Self.wholeRecords(read, cut: records > SyncLimits.changesPerRequest || rows >= batchSize)
       if !held.isEmpty, let kept = pending.first(where: { held.contains($0.dataset + "\u{0}" + $0.id) }) {
         try replica.dropFromOutbox(kept.dataset, id: kept.id)
         continue
       }
-      if let over = pending.first(where: { Replica.byteCount(of: $0.value) > Replica.maxValueBytes }) {
-        let bytes = Replica.byteCount(of: over.value)
+      if let (over, field, bytes) = Self.oversized(pending) {
         setAside.append(
           try record(
             over.dataset, id: over.id,
             reason:
-              "its \(over.field) holds \(Replica.describe(bytes: bytes)), more than a value may (\(Replica.describe(bytes: Replica.maxValueBytes)))",
+              "its \(field) holds \(Replica.describe(bytes: bytes)), more than a value may (\(Replica.describe(bytes: Replica.maxValueBytes)))",
             bytes: bytes))
         continue
       }
@@ -113,11 +114,29 @@ extension SyncClient {
     return pending
   }
 
-  /// About what an outbox entry takes in a request: its value (a third more, sealed) and the
-  /// names and clock around it.
+  /// The first entry holding a value larger than any server takes, which field, and its bytes.
+  static func oversized(_ pending: [Replica.Pending]) -> (Replica.Pending, field: String, bytes: Int)? {
+    for entry in pending {
+      var over: (String, Int)?
+      entry.forEachField { field, value in
+        let bytes = Replica.byteCount(of: value)
+        if over == nil, bytes > Replica.maxValueBytes { over = (field, bytes) }
+      }
+      if let (field, bytes) = over { return (entry, field, bytes) }
+    }
+    return nil
+  }
+
+  /// About what an outbox entry takes in a request: for each field, its value (a third more,
+  /// sealed) and the names and clock around it.
   static func estimatedBytes(_ entry: Replica.Pending, sealed: Bool) -> Int {
-    let value = Replica.byteCount(of: entry.value)
-    return 96 + entry.field.utf8.count + entry.id.utf8.count + (sealed ? value * 4 / 3 + 96 : value + value / 16)
+    var total = 0
+    let id = entry.id.utf8.count
+    entry.forEachField { field, value in
+      let value = Replica.byteCount(of: value)
+      total += 96 + field.utf8.count + id + (sealed ? value * 4 / 3 + 96 : value + value / 16)
+    }
+    return total
   }
 
   /// A push batch read from the outbox and made ready to go: its entries, and its records as
@@ -172,8 +191,16 @@ extension SyncClient {
         }
         last = position
         if clock?.hlc != pending[index].hlc { clock = (pending[index].hlc, pending[index].hlc.description) }
-        changes[position].fields[pending[index].field] = WireField(
-          value: WireValue(pending[index].value), hlc: clock!.text)
+        let hlc = clock!.text
+        if let whole = pending[index].whole, changes[position].fields.isEmpty {
+          // A record read whole, as most are: its names are its dataset's, one array for all.
+          changes[position].fields = WireFields(
+            inOrder: whole.names, whole.values.map { WireField(value: WireValue($0), hlc: hlc) })
+          continue
+        }
+        pending[index].forEachField { field, value in
+          changes[position].fields[field] = WireField(value: WireValue(value), hlc: hlc)
+        }
       }
     }
     return changes

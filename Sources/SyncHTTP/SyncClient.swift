@@ -281,11 +281,11 @@ public final class SyncClient {
     }
   }
 
-  /// A batch that filled up may end inside a record; that record waits for the next batch, so
-  /// a new record never reaches the server (and other devices) with only some of its fields.
-  static func wholeRecords(_ pending: consuming [Replica.Pending], full: Int) -> [Replica.Pending] {
-    // At least `full`: whole-record outbox entries expand into one entry per field.
-    guard pending.count >= full, let last = pending.last,
+  /// A batch whose reading was `cut` (by its limit of outbox entries or of records) may end
+  /// inside a record; that record waits for the next batch, so a new record never reaches the
+  /// server (and other devices) with only some of its fields.
+  static func wholeRecords(_ pending: consuming [Replica.Pending], cut: Bool) -> [Replica.Pending] {
+    guard cut, let last = pending.last,
       let start = pending.firstIndex(where: { $0.id == last.id && $0.dataset == last.dataset }), start > 0
     else { return pending }
     pending.removeSubrange(start...)

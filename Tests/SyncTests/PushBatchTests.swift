@@ -90,3 +90,72 @@ import Testing
     #expect(SyncClient.group(next).map(\.id) == Array(ids.dropFirst(changes.count)))
   }
 }
+
+/// An imported record whose fields share one clock is read as one entry, not one per field: it
+/// must make the same change, weigh the same bytes and be cut where its fields would be.
+@Suite struct WholeRecordEntryTests {
+  @Test func anImportedRecordReadWholeIsTheChangeItsFieldsMake() throws {
+    let device = try Device(email: "ann@example.org", url: URL(string: "http://127.0.0.1:9")!)
+    let records = (0..<30).map { i -> (id: String, values: [DatabaseValue]) in
+      let values: [String: DatabaseValue] = [
+        "kind": .text("plasma"), "status": .text("completed"), "completed_at": .text("2026-01-01T10:00:00.000Z"),
+        "place": .text("Centre \(i), \"Nord\""), "notes": i % 3 == 0 ? .text("note \(i)") : .null,
+        "hb_g_dl": i % 2 == 0 ? .real(14.2) : .null,
+      ]
+      return (String(format: "r%02d", i), Dataset.donation.fields.map { values[$0] ?? .null })
+    }
+    #expect(try device.db.transaction { _ in try device.replica.insertNew(.donation, records) } == 30)
+    // One of them edited since: its fields no longer share a clock, and it is read field by field.
+    try device.replica.write(.donation, id: "r07", ["place": .text("Elsewhere")])
+    let whole = try device.replica.pending(limit: 1000, in: [.donation], compact: true)
+    let fields = try device.replica.pending(limit: 1000, in: [.donation])
+    #expect(whole.filter { $0.whole != nil }.count == 29)
+    #expect(whole.filter { $0.whole == nil }.allSatisfy { $0.id == "r07" })
+    #expect(fields.count == 30 * Dataset.donation.fields.count + 1)
+
+    #expect(SyncClient.group(whole) == SyncClient.group(fields))
+    #expect(SyncClient.group(whole).first { $0.id == "r07" }?.fields["place"]?.value == .string("Elsewhere"))
+    for sealed in [false, true] {
+      func bytes(_ entries: [Replica.Pending]) -> Int {
+        entries.reduce(0) { $0 + SyncClient.estimatedBytes($1, sealed: sealed) }
+      }
+      #expect(bytes(whole) == bytes(fields))
+      // Cut by bytes, both end before the same record.
+      for budget in [1, bytes(fields) / 3, bytes(fields) / 2, bytes(fields)] {
+        let a = SyncClient.cut(whole, budget: budget, sealed: sealed)
+        let b = SyncClient.cut(fields, budget: budget, sealed: sealed)
+        #expect(SyncClient.group(a) == SyncClient.group(b), "budget \(budget)")
+      }
+    }
+  }
+
+  /// A batch that reaches the outbox entries it may read ends on a whole record all the same: a
+  /// record written field by field has an entry per field, and the limit may fall among them.
+  @Test func aBatchCutByItsEntryLimitEndsOnAWholeRecord() throws {
+    let device = try Device(email: "ann@example.org", url: URL(string: "http://127.0.0.1:9")!)
+    let records = ["w0", "w1"].map { id -> (id: String, values: [DatabaseValue]) in
+      let values: [String: DatabaseValue] = [
+        "kind": .text("plasma"), "status": .text("completed"), "completed_at": .text("2026-01-01T10:00:00.000Z"),
+        "place": .text("Centre"),
+      ]
+      return (id, Dataset.donation.fields.map { values[$0] ?? .null })
+    }
+    #expect(try device.db.transaction { _ in try device.replica.insertNew(.donation, records) } == 2)
+    let written = [try device.donation(place: "A"), try device.donation(place: "B")]
+    let client = device.client
+    client.batchSize = 8
+    var setAside: [Replica.SetAside] = []
+    var batches: [[WireChange]] = []
+    var seq: Int64 = 0
+    while true {
+      let batch = try client.nextBatch(after: seq, budget: 1 << 30, sealed: false, setAside: &setAside)
+      guard let last = batch.last else { break }
+      batches.append(SyncClient.group(batch))
+      seq = last.seq
+    }
+    #expect(batches.map { $0.map(\.id) } == [["w0", "w1"], [written[0]], [written[1]]])
+    let imported = Dataset.donation.fields.count
+    #expect(
+      batches.joined().allSatisfy { $0.fields.count == ($0.id.hasPrefix("w") ? imported : 6) }, "every record whole")
+  }
+}
