@@ -18,6 +18,7 @@ extension Replica {
 
     /// Each field this entry carries, in name order, with its value: its own, or every field of
     /// a whole record.
+    @inlinable
     public func forEachField(_ body: (_ field: String, _ value: DatabaseValue) throws -> Void) rethrows {
       guard let whole else { return try body(field, value) }
       for index in whole.names.indices { try body(whole.names[index], whole.values[index]) }
