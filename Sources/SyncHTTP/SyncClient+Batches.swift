@@ -49,6 +49,13 @@ extension SyncClient {
       }
       // Stopped by the count or the limit, the last record read may go on in entries not read:
       // it waits for the next batch, from its first entry.
+      if read.isEmpty, rows > 0 {
+        // Every entry read sends nothing (whole records gone without a tombstone): left where
+        // they are, a full batch of them would end every push there, and what follows would
+        // never go.
+        try replica.dropFromOutbox(after: seq, count: rows)
+        continue
+      }
       let pending = Self.wholeRecords(read, cut: records > SyncLimits.changesPerRequest || rows >= batchSize)
       if !held.isEmpty, let kept = pending.first(where: { held.contains($0.dataset + "\u{0}" + $0.id) }) {
         try replica.dropFromOutbox(kept.dataset, id: kept.id)

@@ -129,33 +129,104 @@ import Testing
     }
   }
 
-  /// A batch that reaches the outbox entries it may read ends on a whole record all the same: a
-  /// record written field by field has an entry per field, and the limit may fall among them.
-  @Test func aBatchCutByItsEntryLimitEndsOnAWholeRecord() throws {
-    let device = try Device(email: "ann@example.org", url: URL(string: "http://127.0.0.1:9")!)
-    let records = ["w0", "w1"].map { id -> (id: String, values: [DatabaseValue]) in
+  func imported(_ ids: [String]) -> [(id: String, values: [DatabaseValue])] {
+    ids.map { id in
       let values: [String: DatabaseValue] = [
         "kind": .text("plasma"), "status": .text("completed"), "completed_at": .text("2026-01-01T10:00:00.000Z"),
-        "place": .text("Centre"),
+        "place": .text("Centre \(id)"),
       ]
       return (id, Dataset.donation.fields.map { values[$0] ?? .null })
     }
-    #expect(try device.db.transaction { _ in try device.replica.insertNew(.donation, records) } == 2)
-    let written = [try device.donation(place: "A"), try device.donation(place: "B")]
-    let client = device.client
-    client.batchSize = 8
+  }
+
+  /// Whole-record entries for records gone without a tombstone (a cache forgotten): each is an
+  /// outbox entry that sends nothing.
+  func ghosts(_ ids: [String], on device: Device) throws {
+    for id in ids {
+      try device.db.execute(
+        "INSERT INTO sync_outbox (account_id, dataset, row_id, field, value, hlc) VALUES (?, 'donation', ?, '*', NULL, ?)",
+        device.accountID, id, "2026-11-25T10:00:00.000Z-0000-00000000000000aa")
+    }
+  }
+
+  func batches(_ client: SyncClient) throws -> [[WireChange]] {
     var setAside: [Replica.SetAside] = []
     var batches: [[WireChange]] = []
     var seq: Int64 = 0
     while true {
       let batch = try client.nextBatch(after: seq, budget: 1 << 30, sealed: false, setAside: &setAside)
-      guard let last = batch.last else { break }
+      guard let last = batch.last else { return batches }
       batches.append(SyncClient.group(batch))
       seq = last.seq
     }
-    #expect(batches.map { $0.map(\.id) } == [["w0", "w1"], [written[0]], [written[1]]])
-    let imported = Dataset.donation.fields.count
-    #expect(
-      batches.joined().allSatisfy { $0.fields.count == ($0.id.hasPrefix("w") ? imported : 6) }, "every record whole")
+  }
+
+  /// A batch that reaches the outbox entries it may read ends on a whole record all the same: a
+  /// record written field by field has an entry per field, and the limit may fall among them.
+  /// Counted by what they expand to, entries that send nothing let the limit fall inside one.
+  @Test func aBatchCutByItsEntryLimitEndsOnAWholeRecord() throws {
+    let device = try Device(email: "ann@example.org", url: URL(string: "http://127.0.0.1:9")!)
+    #expect(try device.db.transaction { _ in try device.replica.insertNew(.donation, imported(["w0", "w1"])) } == 2)
+    try ghosts(["g1", "g2"], on: device)
+    let written = [try device.donation(place: "A"), try device.donation(place: "B")]
+    let client = device.client
+    client.batchSize = 8
+    let sent = try batches(client)
+    #expect(sent.map { $0.map(\.id) } == [["w0", "w1"], [written[0]], [written[1]]])
+    let all = Dataset.donation.fields.count
+    #expect(sent.joined().allSatisfy { $0.fields.count == ($0.id.hasPrefix("w") ? all : 6) }, "every record whole")
+  }
+
+  /// A batch's worth of entries that send nothing does not end the push: they are dropped, and
+  /// what follows them goes.
+  @Test func entriesThatSendNothingDoNotHoldBackTheRest() throws {
+    let device = try Device(email: "ann@example.org", url: URL(string: "http://127.0.0.1:9")!)
+    try ghosts(["g1", "g2", "g3", "g4"], on: device)
+    #expect(try device.db.transaction { _ in try device.replica.insertNew(.donation, imported(["w0"])) } == 1)
+    let client = device.client
+    client.batchSize = 3
+    #expect(try batches(client).map { $0.map(\.id) } == [["w0"]])
+    // The three read alone are gone; the fourth, read with w0, goes when w0's answer comes.
+    #expect(try device.replica.pendingCount() == 2)
+  }
+
+  /// A record read whole and entries of the same record read field by field group as they would
+  /// all field by field, in any order: the later entry's value wins.
+  @Test func aWholeEntryGroupsWithTheRecordsOtherEntriesInOrder() throws {
+    let device = try Device(email: "ann@example.org", url: URL(string: "http://127.0.0.1:9")!)
+    #expect(try device.db.transaction { _ in try device.replica.insertNew(.donation, imported(["a"])) } == 1)
+    let whole = try device.replica.pending(limit: 100, in: [.donation], compact: true)
+    let fields = try device.replica.pending(limit: 100, in: [.donation])
+    #expect(whole.count == 1 && whole[0].whole != nil)
+    let hlc = whole[0].hlc
+    func entry(_ seq: Int64, _ id: String, _ place: String) -> Replica.Pending {
+      Replica.Pending(seq: seq, dataset: "donation", id: id, field: "place", value: .text(place), hlc: hlc)
+    }
+    let (earlier, later, other) = (entry(0, "a", "Early"), entry(9, "a", "Late"), entry(5, "b", "B"))
+    for (a, b) in [
+      (whole + [later], fields + [later]), ([earlier] + whole, [earlier] + fields), (whole + whole, fields + fields),
+      ([earlier, other] + whole + [later], [earlier, other] + fields + [later]),
+    ] {
+      #expect(SyncClient.group(a) == SyncClient.group(b))
+    }
+    #expect(SyncClient.group(whole + [later])[0].fields["place"]?.value == .string("Late"))
+    #expect(SyncClient.group([earlier] + whole)[0].fields["place"]?.value == .string("Centre a"))
+  }
+
+  /// A value too large in a record read whole names the field it is in, the first in name order
+  /// when several are, as read field by field.
+  @Test func aTooLargeValueInAWholeRecordIsNamed() throws {
+    let device = try Device(email: "ann@example.org", url: URL(string: "http://127.0.0.1:9")!)
+    #expect(try device.db.transaction { _ in try device.replica.insertNew(.donation, imported(["a"])) } == 1)
+    let read = try #require(try device.replica.pending(limit: 100, in: [.donation], compact: true).first?.whole)
+    var values = read.values
+    for field in ["place", "notes"] {
+      values[read.names.firstIndex(of: field)!] = .text(String(repeating: "x", count: Replica.maxValueBytes + 1))
+    }
+    let clock = HLC("2026-11-25T10:00:00.000Z-0000-00000000000000aa")!
+    let entry = Replica.Pending(
+      seq: 1, dataset: "donation", id: "a", field: "*", value: .null, hlc: clock, whole: (read.names, values))
+    #expect(SyncClient.oversized([entry])?.field == "notes")
+    #expect(SyncClient.oversized([entry])?.bytes == Replica.maxValueBytes + 1)
   }
 }
