@@ -258,7 +258,13 @@ extension WireChange {
       _ = try validated(now: now, maxSkew: maxSkew) { _ in false }
       throw ChangeSetError.unknownDataset(dataset)
     }
-    var slots = [Replica.Incoming.Field?](repeating: nil, count: known.fields.count)
+    // Made in place: `repeating:` copied the empty slot into each place, 2,000 instructions a
+    // record of eleven fields.
+    let count = known.fields.count
+    var slots = [Replica.Incoming.Field?](unsafeUninitializedCapacity: count) { buffer, initialized in
+      for index in 0..<count { (buffer.baseAddress! + index).initialize(to: nil) }
+      initialized = count
+    }
     var deletion: Replica.Incoming.Field?
     let at = places.places(of: fields.keys, in: known)
     try forEachField(now: now, maxSkew: maxSkew, places: at) { name, field, hlc, place in
@@ -281,8 +287,10 @@ extension WireChange {
     _ body: (String, WireField, HLC, Int?) -> Void
   ) throws {
     guard !id.isEmpty, id.utf8.count <= ChangeSetError.maxIDLength else { throw ChangeSetError.badID }
-    // The fields of a record written at once share a clock: its text is read once.
-    var last: (text: String, hlc: HLC)?
+    // The fields of a record written at once share a clock: its text is read once. Kept apart,
+    // not as a tuple: binding the tuple for each field retained and released three texts.
+    var lastText: String?
+    var lastHLC: HLC?
     for index in fields.keys.indices {
       let (name, field) = (fields.keys[index], fields.values[index])
       let at = index < places.count ? places[index] : nil
@@ -291,12 +299,12 @@ extension WireChange {
         throw ChangeSetError.badFieldName(dataset: dataset, field: name)
       }
       let hlc: HLC
-      if let last, last.text == field.hlc {
-        hlc = last.hlc
+      if let lastHLC, lastText == field.hlc {
+        hlc = lastHLC
       } else {
         guard let read = HLC(field.hlc) else { throw ChangeSetError.badClock(field.hlc) }
         guard read.date.timeIntervalSince(now) <= maxSkew else { throw ChangeSetError.clockAhead(field.hlc) }
-        (hlc, last) = (read, (field.hlc, read))
+        (hlc, lastText, lastHLC) = (read, field.hlc, read)
       }
       if case .string(let text) = field.value, text.utf8.count > maxValueBytes {
         throw ChangeSetError.valueTooLarge(
