@@ -26,6 +26,14 @@ public struct Dataset: Hashable, Sendable {
   /// (`NOT NULL DEFAULT 0`): an explicit NULL would break the table's rule, and with it the page.
   public let defaults: [String: DatabaseValue]
   public let recordRules: [RecordRule]
+  /// The places in `fields` of the two fields each of `recordRules` reads, in the order it names
+  /// them: a bulk check reads them by place (by name, each record cost five lookups).
+  let recordRulePlaces: [RulePlaces]
+
+  struct RulePlaces: Hashable, Sendable {
+    let first: Int?
+    let second: Int?
+  }
   /// At most one record per account (`account_id` is UNIQUE in the table): the profile.
   public let onePerAccount: Bool
   /// Each field's place in `fields`.
@@ -94,8 +102,13 @@ public struct Dataset: Hashable, Sendable {
     self.recordRules = recordRules
     onePerAccount =
       table.columns.first { $0.name == "account_id" }.map { Self.has($0.definition, "UNIQUE") } ?? false
-    fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
+    let fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
+    self.fieldIndex = fieldIndex
     namesInOrder = fields.sorted()
+    recordRulePlaces = recordRules.map { rule in
+      let (first, second) = rule.fields
+      return RulePlaces(first: fieldIndex[first], second: fieldIndex[second])
+    }
     inOrder = fields.map { FieldCheck(rule: all[$0], required: required.contains($0), stored: defaults[$0]) }
   }
 
@@ -153,15 +166,16 @@ extension Dataset {
   func fault(valueAt: (Int) -> DatabaseValue) -> Fault? {
     for index in fields.indices {
       let value = valueAt(index)
-      let check = inOrder[index]
+      // Read in place: a copy of each field's check retained its rule, for every field of every
+      // record of a first sync.
       if value == .null {
-        if check.required { return Fault(field: fields[index], reason: "missing") }
+        if inOrder[index].required { return Fault(field: fields[index], reason: "missing") }
         continue
       }
-      if let reason = check.rule?.fault(value) { return Fault(field: fields[index], reason: reason) }
+      if let reason = inOrder[index].rule?.fault(value) { return Fault(field: fields[index], reason: reason) }
     }
     guard !recordRules.isEmpty else { return nil }
-    return recordFault(touching: nil) { fieldIndex[$0].map(valueAt) }
+    return recordFault(touching: nil) { _, place in place.map(valueAt) }
   }
 
   /// `value` as the table keeps it: a NULL for a column with a default is the default.
@@ -237,29 +251,32 @@ extension Dataset {
       }
       if let rule = rules[field], let reason = rule.fault(value) { return Fault(field: field, reason: reason) }
     }
-    return recordFault(touching: touching, value)
+    return recordFault(touching: touching) { name, _ in value(name) }
   }
 
-  /// The first fault of the rules that relate a record's fields.
-  private func recordFault(touching: Set<String>?, _ value: (String) -> DatabaseValue?) -> Fault? {
+  /// The first fault of the rules that relate a record's fields; `value` is given each field's
+  /// name and its place in `fields`.
+  private func recordFault(touching: Set<String>?, _ value: (String, Int?) -> DatabaseValue?) -> Fault? {
     func concerns(_ field: String) -> Bool { touching?.contains(field) ?? true }
-    for rule in recordRules {
+    for (rule, places) in zip(recordRules, recordRulePlaces) {
+      let (first, second) = (places.first, places.second)
       switch rule {
       case .order(let earlier, let later):
-        guard concerns(earlier) || concerns(later), case .text(let a)? = value(earlier),
-          case .text(let b)? = value(later)
+        guard concerns(earlier) || concerns(later), case .text(let a)? = value(earlier, first),
+          case .text(let b)? = value(later, second)
         else { continue }
         if b < a { return Fault(field: later, reason: "before \(earlier)") }
       case .requiredWhen(let field, let expected, let needed):
-        guard concerns(field) || concerns(needed), value(field) == .text(expected) else { continue }
-        if (value(needed) ?? .null) == .null {
+        guard concerns(field) || concerns(needed), value(field, first) == .text(expected) else { continue }
+        if (value(needed, second) ?? .null) == .null {
           return Fault(field: needed, reason: "missing when \(field) is \(expected)")
         }
       case .numberWhen(let field, let kinds, let number, let range):
-        guard concerns(field) || concerns(number), case .text(let kind)? = value(field), kinds.contains(kind) else {
+        guard concerns(field) || concerns(number), case .text(let kind)? = value(field, first), kinds.contains(kind)
+        else {
           continue
         }
-        let amount = value(number) ?? .null
+        let amount = value(number, second) ?? .null
         if amount == .null { return Fault(field: number, reason: "missing") }
         if let reason = FieldRule.number(range).fault(amount) { return Fault(field: number, reason: reason) }
       }

@@ -118,6 +118,15 @@ public enum RecordRule: Sendable, Hashable {
   /// When `field` is one of `values`, `number` holds a finite number in `range`: a step count
   /// is a count, whatever a value of another type may be.
   case numberWhen(field: String, in: [String], number: String, range: ClosedRange<Double>)
+
+  /// The two fields it reads, in the order it names them.
+  var fields: (String, String) {
+    switch self {
+    case .order(let earlier, let later): (earlier, later)
+    case .requiredWhen(let field, _, let required): (field, required)
+    case .numberWhen(let field, _, let number, _): (field, number)
+    }
+  }
 }
 
 extension Row {
