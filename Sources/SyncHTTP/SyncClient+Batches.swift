@@ -47,8 +47,6 @@ extension SyncClient {
         }
         return bytes > budget || records > SyncLimits.changesPerRequest
       }
-      // Stopped by the count or the limit, the last record read may go on in entries not read:
-      // it waits for the next batch, from its first entry.
       if read.isEmpty, rows > 0 {
         // Every entry read sends nothing (whole records gone without a tombstone): left where
         // they are, a full batch of them would end every push there, and what follows would
@@ -56,6 +54,8 @@ extension SyncClient {
         try replica.dropFromOutbox(after: seq, count: rows)
         continue
       }
+      // Stopped by the count or the limit, the last record read may go on in entries not read:
+      // it waits for the next batch, from its first entry.
       let pending = Self.wholeRecords(read, cut: records > SyncLimits.changesPerRequest || rows >= batchSize)
       if !held.isEmpty, let kept = pending.first(where: { held.contains($0.dataset + "\u{0}" + $0.id) }) {
         try replica.dropFromOutbox(kept.dataset, id: kept.id)
