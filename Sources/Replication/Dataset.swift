@@ -29,11 +29,6 @@ public struct Dataset: Hashable, Sendable {
   /// The places in `fields` of the two fields each of `recordRules` reads, in the order it names
   /// them: a bulk check reads them by place (by name, each record cost five lookups).
   let recordRulePlaces: [RulePlaces]
-
-  struct RulePlaces: Hashable, Sendable {
-    let first: Int?
-    let second: Int?
-  }
   /// At most one record per account (`account_id` is UNIQUE in the table): the profile.
   public let onePerAccount: Bool
   /// Each field's place in `fields`.
@@ -45,6 +40,11 @@ public struct Dataset: Hashable, Sendable {
   /// Each field's rule and whether it is required, in `fields` order: a bulk write checks
   /// every value of every record, and three lookups by name per value took most of its time.
   let inOrder: [FieldCheck]
+
+  struct RulePlaces: Hashable, Sendable {
+    let first: Int?
+    let second: Int?
+  }
 
   struct FieldCheck: Hashable, Sendable {
     let rule: FieldRule?
