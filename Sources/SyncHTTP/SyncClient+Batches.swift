@@ -137,13 +137,13 @@ extension SyncClient {
   /// About what an outbox entry takes in a request: for each field, its value (a third more,
   /// sealed) and the names and clock around it.
   static func estimatedBytes(_ entry: Replica.Pending, sealed: Bool) -> Int {
-    var total = 0
     let id = entry.id.utf8.count
-    entry.forEachField { field, value in
+    func bytes(_ field: String, _ value: DatabaseValue) -> Int {
       let value = Replica.byteCount(of: value)
-      total += 96 + field.utf8.count + id + (sealed ? value * 4 / 3 + 96 : value + value / 16)
+      return 96 + field.utf8.count + id + (sealed ? value * 4 / 3 + 96 : value + value / 16)
     }
-    return total
+    guard let whole = entry.whole else { return bytes(entry.field, entry.value) }
+    return whole.names.indices.reduce(0) { $0 + bytes(whole.names[$1], whole.values[$1]) }
   }
 
   /// A push batch read from the outbox and made ready to go: its entries, and its records as
@@ -199,14 +199,21 @@ extension SyncClient {
         last = position
         if clock?.hlc != pending[index].hlc { clock = (pending[index].hlc, pending[index].hlc.description) }
         let hlc = clock!.text
-        if let whole = pending[index].whole, changes[position].fields.isEmpty {
-          // A record read whole, as most are: its names are its dataset's, one array for all.
-          changes[position].fields = WireFields(
-            inOrder: whole.names, whole.values.map { WireField(value: WireValue($0), hlc: hlc) })
+        // One field, as most entries are, without a closure: through one, grouping a push of
+        // 600,000 field entries took half as long again.
+        guard let whole = pending[index].whole else {
+          changes[position].fields[pending[index].field] = WireField(value: WireValue(pending[index].value), hlc: hlc)
           continue
         }
-        pending[index].forEachField { field, value in
-          changes[position].fields[field] = WireField(value: WireValue(value), hlc: hlc)
+        if changes[position].fields.isEmpty {
+          // A record read whole, as most imported ones are: its names are its dataset's, one
+          // array for all.
+          changes[position].fields = WireFields(
+            inOrder: whole.names, whole.values.map { WireField(value: WireValue($0), hlc: hlc) })
+        } else {
+          for place in whole.names.indices {
+            changes[position].fields[whole.names[place]] = WireField(value: WireValue(whole.values[place]), hlc: hlc)
+          }
         }
       }
     }
