@@ -91,6 +91,10 @@ public struct SyncRequest: Codable, Sendable {
   /// The device reads fields that share a clock (`"*"`); a request without it (an older Vital)
   /// is answered with a clock in every field.
   public var sharedClocks: Bool
+  /// Each change's fields object as the request wrote it, where it holds nothing but fields
+  /// (`WireJSON.syncRequest`; nil for the others, and empty when read otherwise): already checked
+  /// JSON that a server may store as it is.
+  public var sentFields: [String?] = []
 
   public init(since: String?, changes: [WireChange], keyID: String? = nil, sharedClocks: Bool = true) {
     self.since = since
@@ -221,9 +225,15 @@ extension WireChange {
   }
 
   /// `validated` for a server, which stores the fields as sent: the same checks, nothing kept.
-  public func check(now: Date, maxSkew: TimeInterval = 3600, maxValueBytes: Int = .max) throws {
+  /// `namesChecked` are names known good at their index (the change before's `fields.keys`: the
+  /// changes of a push mostly name the same fields, and a first push names a million).
+  public func check(
+    now: Date, maxSkew: TimeInterval = 3600, maxValueBytes: Int = .max, namesChecked: [String] = []
+  ) throws {
     guard Self.isName(dataset) else { throw ChangeSetError.badDatasetName(dataset) }
-    try forEachField(now: now, maxSkew: maxSkew, maxValueBytes: maxValueBytes) { _, _, _, _ in }
+    try forEachField(now: now, maxSkew: maxSkew, maxValueBytes: maxValueBytes, namesChecked: namesChecked) {
+      _, _, _, _ in
+    }
   }
 
   /// `validated`, keeping only the fields `keep` names (every field is checked all the same).
@@ -283,7 +293,7 @@ extension WireChange {
   /// each record.
   @inline(__always)
   private func forEachField(
-    now: Date, maxSkew: TimeInterval, maxValueBytes: Int = .max, places: [Int?] = [],
+    now: Date, maxSkew: TimeInterval, maxValueBytes: Int = .max, places: [Int?] = [], namesChecked: [String] = [],
     _ body: (String, WireField, HLC, Int?) -> Void
   ) throws {
     guard !id.isEmpty, id.utf8.count <= ChangeSetError.maxIDLength else { throw ChangeSetError.badID }
@@ -295,7 +305,8 @@ extension WireChange {
       let (name, field) = (fields.keys[index], fields.values[index])
       let at = index < places.count ? places[index] : nil
       // account_id is every synced table's local owner column: no device may be sent one.
-      guard at != nil || name == FieldMerge.deleted || (Self.isName(name) && name != "account_id") else {
+      let checked = index < namesChecked.count && namesChecked[index] == name
+      guard checked || at != nil || name == FieldMerge.deleted || (Self.isName(name) && name != "account_id") else {
         throw ChangeSetError.badFieldName(dataset: dataset, field: name)
       }
       let hlc: HLC

@@ -13,6 +13,7 @@ public enum WireJSON {
     try data.withUnsafeBytes { raw in
       var p = JSONScanner(bytes: raw.bindMemory(to: UInt8.self))
       var changes: [WireChange]?
+      var sent: [String?] = []
       var since: String?
       var keyID: String?
       var sharedClocks = false
@@ -21,7 +22,12 @@ public enum WireJSON {
         case "changes":
           var list: [WireChange] = []
           var names: [String] = []
-          try p.elements { p in list.append(try p.change(names: &names)) }
+          sent.removeAll()
+          try p.elements { p in
+            var range: Range<Int>?
+            list.append(try p.change(names: &names, sent: &range))
+            sent.append(range.map { String(decoding: UnsafeBufferPointer(rebasing: p.bytes[$0]), as: UTF8.self) })
+          }
           changes = list
         case "since":
           switch try p.value() {
@@ -44,7 +50,9 @@ public enum WireJSON {
       }
       p.skipSpace()
       guard p.index == p.bytes.count, let changes else { throw Malformed() }
-      return SyncRequest(since: since, changes: changes, keyID: keyID, sharedClocks: sharedClocks)
+      var request = SyncRequest(since: since, changes: changes, keyID: keyID, sharedClocks: sharedClocks)
+      request.sentFields = sent
+      return request
     }
   }
 

@@ -79,12 +79,16 @@ extension SyncAPI {
     var changes: [ValidatedChange] = []
     changes.reserveCapacity(body.changes.count)
     var rules = RuleCheck(configuration.rules)
-    for change in body.changes {
+    var namesChecked: [String] = []
+    for (index, change) in body.changes.enumerated() {
       do {
-        try change.check(now: now, maxValueBytes: configuration.valueLimit)
+        try change.check(now: now, maxValueBytes: configuration.valueLimit, namesChecked: namesChecked)
+        namesChecked = change.fields.keys
         try rules.check(change)
         changes.append(
-          ValidatedChange(dataset: change.dataset, id: change.id, fields: change.fields, sealed: change.isSealed))
+          ValidatedChange(
+            dataset: change.dataset, id: change.id, fields: change.fields, sealed: change.isSealed,
+            sent: index < body.sentFields.count ? body.sentFields[index] : nil))
       } catch ChangeSetError.clockAhead(let reading) {
         // The device's clock ran ahead: it is told the server's time, to stamp its changes anew.
         var refusal = APIError(.badRequest, .clockAhead, ChangeSetError.clockAhead(reading).description)

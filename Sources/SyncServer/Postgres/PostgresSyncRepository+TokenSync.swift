@@ -81,10 +81,10 @@ extension PostgresSyncRepository {
   /// The first round trip: the token's user, and the records `changes` name, or with no
   /// changes the page after `start`: one statement, so one snapshot.
   func readForSync(tokenSHA256: String, changes: [ValidatedChange], start: Int64, bounds: PageBounds) async throws
-    -> (user: SyncUser?, stored: [String: StoredRecord], rows: [PageRow])
+    -> (user: SyncUser?, stored: [MergedWrites.Key: StoredRecord], rows: [PageRow])
   {
     var user: SyncUser?
-    var stored: [String: StoredRecord] = [:]
+    var stored: [MergedWrites.Key: StoredRecord] = [:]
     var rows: [PageRow] = []
     let read =
       changes.isEmpty

@@ -203,9 +203,9 @@ public final class PostgresSyncRepository: SyncRepository {
   /// The stored records `changes` name, in one query.
   static func storedRecords(
     _ c: PostgresConnection, userID: String, _ changes: [ValidatedChange], logger: Logger
-  ) async throws -> [String: StoredRecord] {
+  ) async throws -> [MergedWrites.Key: StoredRecord] {
     guard !changes.isEmpty else { return [:] }
-    var stored: [String: StoredRecord] = [:]
+    var stored: [MergedWrites.Key: StoredRecord] = [:]
     for try await (dataset, id, fields, seq) in try await c.query(
       """
       SELECT r.dataset, r.row_id, r.fields, r.seq FROM records r

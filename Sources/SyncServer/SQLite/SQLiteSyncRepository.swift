@@ -278,7 +278,7 @@ public actor SQLiteSyncRepository: SyncRepository {
   /// The stored fields and sequence number of the records `changes` name, in one query. CROSS
   /// JOIN keeps the named keys outside: left to itself SQLite walks every record of the user
   /// (by `record_user_seq`) and scans the keys for each, which grows with the account.
-  private func storedRecords(userID: String, _ changes: [ValidatedChange], db: Database) throws -> [String:
+  private func storedRecords(userID: String, _ changes: [ValidatedChange], db: Database) throws -> [MergedWrites.Key:
     StoredRecord]
   {
     guard !changes.isEmpty else { return [:] }
@@ -295,7 +295,7 @@ public actor SQLiteSyncRepository: SyncRepository {
       keys.append(UInt8(ascii: "]"))
     }
     keys.append(UInt8(ascii: "]"))
-    var found: [String: StoredRecord] = [:]
+    var found: [MergedWrites.Key: StoredRecord] = [:]
     try db.forEachRow(
       """
       SELECT r.dataset, r.row_id, r.fields, r.seq FROM json_each(?) k

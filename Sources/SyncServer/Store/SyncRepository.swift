@@ -178,6 +178,9 @@ public struct ValidatedChange: Sendable {
   public let fields: WireFields
   /// Sealed values (and id): what an encrypted account accepts.
   public let sealed: Bool
+  /// `fields` as the request wrote them (`SyncRequest.sentFields`): stored as they are when they
+  /// make a new record.
+  public var sent: String? = nil
 }
 
 /// How much one account may keep on the server: bytes of records' fields and blobs, and
