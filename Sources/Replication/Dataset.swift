@@ -4,42 +4,132 @@ import Storage
 /// description. Every other column is local: the owning account, a write stamp, blob bytes that
 /// travel on their own.
 public struct Dataset: Hashable, Sendable {
-  public let name: String
-  public let table: String
-  public let key: String
-  /// The synced columns, in the table's order: bulk inserts take values in this order.
-  public let fields: [String]
-  /// Columns kept on this device only (blob bytes that travel on their own), neither key, owner
-  /// nor stamp.
-  public let local: [String]
-  /// A column set to the write time on every local or remote write, if the table has one.
-  let stamp: String?
-  /// For rows that cover a stretch of time: the columns holding its start and end (UTC ISO 8601
-  /// text). Every write then notes the UTC days it touched (`Replica.changedDays`), so a cache
-  /// derived from the rows recomputes those days and no others, whoever wrote them.
-  public let span: Span?
-  /// What each synced field may hold: the rule given, else one from the column's type.
-  public let rules: [String: FieldRule]
-  /// Fields a record must have (`NOT NULL` in the table).
-  public let required: Set<String>
-  /// What the table keeps for a field that comes as NULL where the column has a default
-  /// (`NOT NULL DEFAULT 0`): an explicit NULL would break the table's rule, and with it the page.
-  public let defaults: [String: DatabaseValue]
-  public let recordRules: [RecordRule]
-  /// The places in `fields` of the two fields each of `recordRules` reads, in the order it names
-  /// them: a bulk check reads them by place (by name, each record cost five lookups).
-  let recordRulePlaces: [RulePlaces]
-  /// At most one record per account (`account_id` is UNIQUE in the table): the profile.
-  public let onePerAccount: Bool
-  /// Each field's place in `fields`.
-  let fieldIndex: [String: Int]
-  /// The names of `fields` in name order: the order a change's fields travel in, in which an
-  /// outbox entry for a whole record is read out (its fields are then each added at the end),
-  /// one array for every record read whole.
-  public let namesInOrder: [String]
-  /// Each field's rule and whether it is required, in `fields` order: a bulk write checks
-  /// every value of every record, and three lookups by name per value took most of its time.
-  let inOrder: [FieldCheck]
+  /// What describes the dataset, held once for all its copies: a dataset goes with each record
+  /// a pull reads, checks and writes, and a copy of its sixteen members retained and released
+  /// each of them (a sixth of the reference counting of a first sync).
+  private let box: Box
+
+  private final class Box: Sendable {
+    let members: Members
+    init(_ members: Members) { self.members = members }
+  }
+
+  struct Members: Hashable, Sendable {
+    let name: String
+    let table: String
+    let key: String
+    /// The synced columns, in the table's order: bulk inserts take values in this order.
+    let fields: [String]
+    /// Columns kept on this device only (blob bytes that travel on their own), neither key, owner
+    /// nor stamp.
+    let local: [String]
+    /// A column set to the write time on every local or remote write, if the table has one.
+    let stamp: String?
+    /// For rows that cover a stretch of time: the columns holding its start and end (UTC ISO 8601
+    /// text). Every write then notes the UTC days it touched (`Replica.changedDays`), so a cache
+    /// derived from the rows recomputes those days and no others, whoever wrote them.
+    let span: Span?
+    /// What each synced field may hold: the rule given, else one from the column's type.
+    let rules: [String: FieldRule]
+    /// Fields a record must have (`NOT NULL` in the table).
+    let required: Set<String>
+    /// What the table keeps for a field that comes as NULL where the column has a default
+    /// (`NOT NULL DEFAULT 0`): an explicit NULL would break the table's rule, and with it the page.
+    let defaults: [String: DatabaseValue]
+    let recordRules: [RecordRule]
+    /// The places in `fields` of the two fields each of `recordRules` reads, in the order it names
+    /// them: a bulk check reads them by place (by name, each record cost five lookups).
+    let recordRulePlaces: [RulePlaces]
+    /// At most one record per account (`account_id` is UNIQUE in the table): the profile.
+    let onePerAccount: Bool
+    /// Each field's place in `fields`.
+    let fieldIndex: [String: Int]
+    /// The names of `fields` in name order: the order a change's fields travel in, in which an
+    /// outbox entry for a whole record is read out (its fields are then each added at the end),
+    /// one array for every record read whole.
+    let namesInOrder: [String]
+    /// Each field's rule and whether it is required, in `fields` order: a bulk write checks
+    /// every value of every record, and three lookups by name per value took most of its time.
+    let inOrder: [FieldCheck]
+
+    /// What `Dataset.init` describes.
+    init(
+      _ table: Table, key: String, stamp: String?, local: [String], span: Span?, rules: [String: FieldRule],
+      recordRules: [RecordRule]
+    ) {
+      let names = table.columnNames
+      precondition(names.contains(key) && names.contains("account_id"), "\(table.name) needs \(key) and account_id")
+      precondition(
+        (local + [stamp].compactMap { $0 } + [span?.start, span?.end].compactMap { $0 }).allSatisfy(names.contains),
+        "\(table.name): unknown local or span column")
+      let notSynced = Set([key, "account_id"] + local + [stamp].compactMap { $0 })
+      self.name = table.name
+      self.table = table.name
+      self.key = key
+      self.fields = names.filter { !notSynced.contains($0) }
+      self.local = local
+      self.stamp = stamp
+      self.span = span
+      let fields = self.fields
+      precondition(rules.keys.allSatisfy(fields.contains), "\(table.name): a rule for a field that does not sync")
+      var all: [String: FieldRule] = [:]
+      var required: Set<String> = []
+      var defaults: [String: DatabaseValue] = [:]
+      for column in table.columns where fields.contains(column.name) {
+        // A column the table fills in by default (`NOT NULL DEFAULT 0`) may come without a value.
+        let notNull = Dataset.has(column.definition, "NOT NULL")
+        if notNull, !Dataset.has(column.definition, "DEFAULT") { required.insert(column.name) }
+        if notNull, let value = Dataset.defaultValue(column.definition) {
+          defaults[column.name] = value
+        }
+        all[column.name] = rules[column.name] ?? Dataset.rule(forType: column.definition.uppercased())
+      }
+      self.rules = all
+      self.required = required
+      self.defaults = defaults
+      self.recordRules = recordRules
+      onePerAccount =
+        table.columns.first { $0.name == "account_id" }.map { Dataset.has($0.definition, "UNIQUE") } ?? false
+      let fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
+      self.fieldIndex = fieldIndex
+      namesInOrder = fields.sorted()
+      recordRulePlaces = recordRules.map { rule in
+        let (first, second) = rule.fields
+        return RulePlaces(first: fieldIndex[first], second: fieldIndex[second])
+      }
+      inOrder = fields.map { FieldCheck(rule: all[$0], required: required.contains($0), stored: defaults[$0]) }
+    }
+  }
+
+  public var name: String { box.members.name }
+  public var table: String { box.members.table }
+  public var key: String { box.members.key }
+  public var fields: [String] { box.members.fields }
+  public var local: [String] { box.members.local }
+  var stamp: String? { box.members.stamp }
+  public var span: Span? { box.members.span }
+  public var rules: [String: FieldRule] { box.members.rules }
+  public var required: Set<String> { box.members.required }
+  public var defaults: [String: DatabaseValue] { box.members.defaults }
+  public var recordRules: [RecordRule] { box.members.recordRules }
+  var recordRulePlaces: [RulePlaces] { box.members.recordRulePlaces }
+  public var onePerAccount: Bool { box.members.onePerAccount }
+  var fieldIndex: [String: Int] { box.members.fieldIndex }
+  public var namesInOrder: [String] { box.members.namesInOrder }
+  var inOrder: [FieldCheck] { box.members.inOrder }
+
+  /// The dataset of `table`: every column syncs except `key`, `account_id`, `stamp` and `local`.
+  /// `rules` say what a field may hold beyond its column's type; `recordRules` relate fields.
+  public init(
+    _ table: Table, key: String = "id", stamp: String? = nil, local: [String] = [], span: Span? = nil,
+    rules: [String: FieldRule] = [:], recordRules: [RecordRule] = []
+  ) {
+    box = Box(Members(table, key: key, stamp: stamp, local: local, span: span, rules: rules, recordRules: recordRules))
+  }
+
+  public static func == (a: Dataset, b: Dataset) -> Bool { a.box === b.box || a.box.members == b.box.members }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(box.members) }
 
   struct RulePlaces: Hashable, Sendable {
     let first: Int?
@@ -61,55 +151,6 @@ public struct Dataset: Hashable, Sendable {
       self.start = start
       self.end = end
     }
-  }
-
-  /// The dataset of `table`: every column syncs except `key`, `account_id`, `stamp` and `local`.
-  /// `rules` say what a field may hold beyond its column's type; `recordRules` relate fields.
-  public init(
-    _ table: Table, key: String = "id", stamp: String? = nil, local: [String] = [], span: Span? = nil,
-    rules: [String: FieldRule] = [:], recordRules: [RecordRule] = []
-  ) {
-    let names = table.columnNames
-    precondition(names.contains(key) && names.contains("account_id"), "\(table.name) needs \(key) and account_id")
-    precondition(
-      (local + [stamp].compactMap { $0 } + [span?.start, span?.end].compactMap { $0 }).allSatisfy(names.contains),
-      "\(table.name): unknown local or span column")
-    let notSynced = Set([key, "account_id"] + local + [stamp].compactMap { $0 })
-    self.name = table.name
-    self.table = table.name
-    self.key = key
-    self.fields = names.filter { !notSynced.contains($0) }
-    self.local = local
-    self.stamp = stamp
-    self.span = span
-    let fields = self.fields
-    precondition(rules.keys.allSatisfy(fields.contains), "\(table.name): a rule for a field that does not sync")
-    var all: [String: FieldRule] = [:]
-    var required: Set<String> = []
-    var defaults: [String: DatabaseValue] = [:]
-    for column in table.columns where fields.contains(column.name) {
-      // A column the table fills in by default (`NOT NULL DEFAULT 0`) may come without a value.
-      let notNull = Self.has(column.definition, "NOT NULL")
-      if notNull, !Self.has(column.definition, "DEFAULT") { required.insert(column.name) }
-      if notNull, let value = Self.defaultValue(column.definition) {
-        defaults[column.name] = value
-      }
-      all[column.name] = rules[column.name] ?? Self.rule(forType: column.definition.uppercased())
-    }
-    self.rules = all
-    self.required = required
-    self.defaults = defaults
-    self.recordRules = recordRules
-    onePerAccount =
-      table.columns.first { $0.name == "account_id" }.map { Self.has($0.definition, "UNIQUE") } ?? false
-    let fieldIndex = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1, $0) })
-    self.fieldIndex = fieldIndex
-    namesInOrder = fields.sorted()
-    recordRulePlaces = recordRules.map { rule in
-      let (first, second) = rule.fields
-      return RulePlaces(first: fieldIndex[first], second: fieldIndex[second])
-    }
-    inOrder = fields.map { FieldCheck(rule: all[$0], required: required.contains($0), stored: defaults[$0]) }
   }
 
   /// Whether `definition` holds `word` (upper-case ASCII) in any case. By hand, as
