@@ -11,8 +11,8 @@ extension JSONScanner {
   }
 
   /// `change(names:)`, and where its fields object stands in `bytes` when it holds nothing but
-  /// fields (each a value and at most one clock): a server stores a new record's fields as they
-  /// came instead of writing them again, which took an eighth of its first push.
+  /// fields (each a value and at most one clock) sharing a clock: a server stores a new record's
+  /// fields as they came instead of writing them again, which took an eighth of its first push.
   mutating func change(names: inout [String], sent: inout Range<Int>?) throws -> WireChange {
     var dataset: String?
     var id: String?
@@ -45,7 +45,8 @@ extension JSONScanner {
     return try fields(names: &names, plain: &plain)
   }
 
-  /// `fields(names:)`; `plain` false when a field holds more than a value and one clock.
+  /// `fields(names:)`; `plain` false when a field holds more than a value and one clock, or when
+  /// several fields each have a clock of their own and none is shared.
   mutating func fields(names: inout [String], plain: inout Bool) throws -> WireFields {
     // Room for a whole record's fields at once.
     var fields = WireFields(minimumCapacity: Swift.max(names.count, 16))
@@ -108,6 +109,9 @@ extension JSONScanner {
     // A "*" no field takes would never be checked as a clock: refused, as one that is missing.
     let needed = taken || !waiting.isEmpty
     guard needed == (shared != nil) else { throw Malformed() }
+    // Fields with a clock each (an older device, or a first request) are not in the form that
+    // is stored and sent on (docs/sync-protocol.md, "Shared clocks").
+    if shared == nil, fields.count > 1 { plain = false }
     return fields
   }
 }

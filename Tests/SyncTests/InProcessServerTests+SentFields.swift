@@ -43,8 +43,9 @@ extension InProcessServerTests {
     }
   }
 
-  /// What a reader passes over (a member beside value and clock) is not relayed, and of a value
-  /// named twice the reader's choice (the last) is what is kept.
+  /// What a reader passes over (a member beside value and clock) is not relayed, of a value
+  /// named twice the reader's choice (the last) is what is kept, and fields with a clock each
+  /// are stored in the form a device that reads shared clocks is sent.
   @Test func fieldsWithMoreThanValueAndClockAreWrittenAnew() async throws {
     let cases = [
       (
@@ -58,6 +59,11 @@ extension InProcessServerTests {
       (
         #"{"place":{"hlc":"\#(Self.other)","hlc":"\#(Self.hlc)","value":"Ulm"}}"#,
         #"{"place":{"hlc":"\#(Self.hlc)","value":"Ulm"}}"#
+      ),
+      // An older device's clock in every field: stored, and sent on, sharing it.
+      (
+        #"{"kind":{"hlc":"\#(Self.hlc)","value":"plasma"},"place":{"hlc":"\#(Self.hlc)","value":"Ulm"}}"#,
+        #"{"*":"\#(Self.hlc)","kind":{"value":"plasma"},"place":{"value":"Ulm"}}"#
       ),
     ]
     try await withServer { client in

@@ -125,19 +125,21 @@ import Testing
     }
   }
 
-  /// Each change's fields object as written, where it holds nothing but fields: escapes and
-  /// spaces stay; a member beside value and clock, or one named twice, gives none.
+  /// Each change's fields object as written, where it holds nothing but fields sharing a clock:
+  /// escapes and spaces stay; a member beside value and clock, one named twice, or a clock in
+  /// each of several fields gives none.
   @Test func aRequestKeepsEachChangesFieldsAsSentWhenTheyAreNothingButFields() throws {
     let plain = #"{ "*" : "h", "pl\u0061ce": {"value": "Caf\u00e9"}, "n": {"hlc": "g", "value": 2} }"#
     let others = [
       #"{"place":{"hlc":"h","value":1,"extra":null}}"#,
       #"{"place":{"hlc":"h","value":1,"value":2}}"#,
       #"{"place":{"hlc":"h","hlc":"g","value":1}}"#,
+      #"{"n":{"hlc":"h","value":1},"place":{"hlc":"h","value":1}}"#,
     ]
     let changes = ([plain] + others).enumerated().map { #"{"id":"r\#($0)","fields":\#($1),"dataset":"donation"}"# }
     let text = #"{"since":null,"changes":[\#(changes.joined(separator: ",\n "))]}"#
     let request = try WireJSON.syncRequest(Data(text.utf8))
-    #expect(request.sentFields == [plain, nil, nil, nil])
+    #expect(request.sentFields == [plain, nil, nil, nil, nil])
     #expect(request.changes[0].fields["place"] == WireField(value: .string("Café"), hlc: "h"))
     #expect(request.changes[2].fields["place"]?.value == .int(2))
     #expect(request.changes[3].fields["place"]?.hlc == "g")
