@@ -75,7 +75,7 @@ extension WireJSON {
         switch field.value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .int(let n): out.append(contentsOf: String(n).utf8)
+        case .int(let n): JSONText.appendInteger(n, to: &out)
         case .double(let d): out.append(contentsOf: (d.isFinite ? "\(d)" : "null").utf8)
         case .string(let text): JSONText.appendQuoted(text, to: &out)
         }

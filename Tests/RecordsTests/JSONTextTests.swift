@@ -11,7 +11,16 @@ import Testing
     // Longer than a word of eight bytes, each kind of byte in the first word, the second, the tail.
     "eight by", "plain text longer than a word or two", "\"1234567 then plain", "0123456\\ then plain",
     "01234567\u{1f}89abcdef", "0123456789abcdef\"", "0123456\u{2028}x", "0123456789ab\u{7f}\u{80}ÿ plain",
+    // Runs between escapes: several, at either end, escapes side by side.
+    "\"Mitte\", Haus 3", "\\", "\"\"\"", "a\u{2028}b\u{2029}c\"d\u{1}e – f", "plain run then \n\u{2029}",
   ]
+
+  @Test(arguments: [0, 7, -1, 10, -10, 1_234_567_890_123, Int64.max, Int64.min, Int64.min + 1])
+  func integersAreWrittenAsTheirDecimalText(_ n: Int64) {
+    var bytes: [UInt8] = [UInt8(ascii: "[")]
+    JSONText.appendInteger(n, to: &bytes)
+    #expect(String(decoding: bytes.dropFirst(), as: UTF8.self) == String(n))
+  }
 
   @Test(arguments: samples) func theWriterAndTheWireEscapeAlike(_ text: String) throws {
     let quoted = JSONText.quote(text)
