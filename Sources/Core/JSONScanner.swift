@@ -269,8 +269,12 @@ public struct JSONScanner {
     if let base = bytes.baseAddress {
       let raw = UnsafeRawPointer(base)
       while i + 8 <= bytes.count {
-        let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        if JSONText.endsPlainRun(word) { break }
+        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        // The first byte that ends the run is the word's lowest one marked: most strings end
+        // in their first or second word, and byte by byte their last bytes cost more than the
+        // words before them.
+        let ends = JSONText.plainRunEnds(word)
+        if ends != 0 { return i + ends.trailingZeroBitCount / 8 }
         i += 8
       }
     }

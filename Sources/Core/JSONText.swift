@@ -36,6 +36,17 @@ public enum JSONText {
     below(word, 0x20) || has(word, 0x22) || has(word, 0x5C)
   }
 
+  /// The bytes of `word` (read little-endian) that may end a plain run, each marked by its high
+  /// bit. Marks above the lowest one may be false (a borrow from a marked byte); the lowest is
+  /// always the first such byte.
+  @inline(__always) static func plainRunEnds(_ word: UInt64) -> UInt64 {
+    belowMarks(word, 0x20) | belowMarks(word ^ 0x2222_2222_2222_2222, 1) | belowMarks(word ^ 0x5C5C_5C5C_5C5C_5C5C, 1)
+  }
+
+  @inline(__always) static func belowMarks(_ word: UInt64, _ n: UInt64) -> UInt64 {
+    (word &- 0x0101_0101_0101_0101 &* n) & ~word & 0x8080_8080_8080_8080
+  }
+
   /// Whether some byte of `word` is below `n` (n at most 0x80).
   @inline(__always) static func below(_ word: UInt64, _ n: UInt64) -> Bool {
     (word &- 0x0101_0101_0101_0101 &* n) & ~word & 0x8080_8080_8080_8080 != 0

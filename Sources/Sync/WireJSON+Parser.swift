@@ -69,25 +69,29 @@ extension JSONScanner {
       position += 1
       var value: WireValue?
       var hlc: String?
-      try p.rawMembers { p, key in
-        if JSONScanner.is(key, "hlc") {
-          if hlc != nil { plain = false }
-          hlc = try p.string(repeating: &last)
-          return
-        }
-        let node = try p.value()
-        guard JSONScanner.is(key, "value") else {
-          plain = false
-          return
-        }
-        if value != nil { plain = false }
-        switch node {
-        case .null: value = .null
-        case .bool(let b): value = .bool(b)
-        case .int(let i): value = .int(i)
-        case .double(let d): value = .double(d)
-        case .string(let text): value = .string(text)
-        default: throw Malformed()
+      if case (let read, let clock)? = try p.writtenField(last: &last) {
+        (value, hlc) = (read, clock)
+      } else {
+        try p.rawMembers { p, key in
+          if JSONScanner.is(key, "hlc") {
+            if hlc != nil { plain = false }
+            hlc = try p.string(repeating: &last)
+            return
+          }
+          let node = try p.value()
+          guard JSONScanner.is(key, "value") else {
+            plain = false
+            return
+          }
+          if value != nil { plain = false }
+          switch node {
+          case .null: value = .null
+          case .bool(let b): value = .bool(b)
+          case .int(let i): value = .int(i)
+          case .double(let d): value = .double(d)
+          case .string(let text): value = .string(text)
+          default: throw Malformed()
+          }
         }
       }
       guard let value else { throw Malformed() }
@@ -113,5 +117,56 @@ extension JSONScanner {
     // is stored and sent on (docs/sync-protocol.md, "Shared clocks").
     if shared == nil, fields.count > 1 { plain = false }
     return fields
+  }
+
+  /// A field as the writers write it, `{"value":V}` or `{"hlc":"C","value":V}`, read without
+  /// going member by member; nil, having read nothing, for any other text (spaces, other
+  /// members, another order), which `rawMembers` then reads. A first sync reads a million.
+  private mutating func writtenField(last: inout Repeated) throws -> (WireValue, String?)? {
+    let start = index
+    var clock: String?
+    if follows(#"{"hlc":"#) {
+      index += 7
+      clock = try string(repeating: &last)
+      guard follows(#","value":"#) else {
+        index = start
+        return nil
+      }
+      index += 9
+    } else if follows(#"{"value":"#) {
+      index += 9
+    } else {
+      return nil
+    }
+    let value = try wireValue()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "}") else {
+      index = start
+      return nil
+    }
+    index += 1
+    return (value, clock)
+  }
+
+  /// Whether `text` stands at `index`.
+  private func follows(_ text: StaticString) -> Bool {
+    let count = text.utf8CodeUnitCount
+    return index + count <= bytes.count && memcmp(bytes.baseAddress! + index, text.utf8Start, count) == 0
+  }
+
+  /// A field's value: null, a boolean, a number or a text.
+  private mutating func wireValue() throws -> WireValue {
+    guard index < bytes.count else { throw Malformed() }
+    switch bytes[index] {
+    case UInt8(ascii: "\""): return .string(try string())
+    case UInt8(ascii: "{"), UInt8(ascii: "["): throw Malformed()
+    default:
+      switch try value() {
+      case .null: return .null
+      case .bool(let b): return .bool(b)
+      case .int(let i): return .int(i)
+      case .double(let d): return .double(d)
+      default: throw Malformed()
+      }
+    }
   }
 }

@@ -15,6 +15,30 @@ import Testing
     "\"Mitte\", Haus 3", "\\", "\"\"\"", "a\u{2028}b\u{2029}c\"d\u{1}e – f", "plain run then \n\u{2029}",
   ]
 
+  /// The reader finds where a string's plain run ends a word at a time: each kind of end (the
+  /// closing quote, an escape, a raw control byte, which is refused) at each place of a first,
+  /// second and third word, after ASCII and after bytes of several-byte characters.
+  @Test(arguments: ["a", "ü", "🩸"]) func theReaderEndsAPlainRunAtEachPlaceOfAWord(_ filler: String) throws {
+    func read(_ literal: String) throws -> JSONScanner.Node {
+      var bytes = Array(literal.utf8) + Array(",1".utf8)
+      return try bytes.withUnsafeMutableBufferPointer { buffer in
+        var scanner = JSONScanner(bytes: UnsafeBufferPointer(buffer))
+        return try scanner.value()
+      }
+    }
+    for count in 0..<20 {
+      let run = String(repeating: filler, count: count)
+      for text in [run, run + "\"tail", run + "\\", run + "\n" + run] {
+        guard case .string(let back) = try read(JSONText.quote(text)) else {
+          Issue.record("not a string: \(text)")
+          continue
+        }
+        #expect(back == text)
+      }
+      #expect(throws: JSONScanner.Malformed.self) { try read("\"" + run + "\u{1}x\"") }
+    }
+  }
+
   @Test(arguments: [0, 7, -1, 10, -10, 1_234_567_890_123, Int64.max, Int64.min, Int64.min + 1])
   func integersAreWrittenAsTheirDecimalText(_ n: Int64) {
     var bytes: [UInt8] = [UInt8(ascii: "[")]
