@@ -155,4 +155,15 @@ extension Replica {
   public func acknowledge(upTo seq: Int64) throws {
     try db.execute("DELETE FROM sync_outbox WHERE account_id = ? AND seq <= ?", accountID, seq)
   }
+
+  /// Drops the first `count` outbox entries after `seq`: those a push read and found to send
+  /// nothing (whole records gone without a tombstone). Entries are only ever added after them
+  /// meanwhile, so the first `count` are the ones read.
+  public func dropFromOutbox(after seq: Int64, count: Int) throws {
+    try db.execute(
+      """
+      DELETE FROM sync_outbox WHERE seq IN (
+        SELECT seq FROM sync_outbox WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT ?)
+      """, accountID, seq, count)
+  }
 }

@@ -59,17 +59,6 @@ extension Replica {
       "DELETE FROM sync_outbox WHERE account_id = ? AND dataset = ? AND row_id = ?", accountID, dataset, id)
   }
 
-  /// Drops the first `count` outbox entries after `seq`: those a push read and found to send
-  /// nothing (whole records gone without a tombstone). Entries are only ever added after them
-  /// meanwhile, so the first `count` are the ones read.
-  public func dropFromOutbox(after seq: Int64, count: Int) throws {
-    try db.execute(
-      """
-      DELETE FROM sync_outbox WHERE seq IN (
-        SELECT seq FROM sync_outbox WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT ?)
-      """, accountID, seq, count)
-  }
-
   public func setAsideRecords() throws -> [SetAside] {
     try db.query(
       "SELECT dataset, row_id, reason, bytes, at FROM sync_set_aside WHERE account_id = ? ORDER BY at, dataset, row_id",
