@@ -92,8 +92,8 @@ public struct SyncRequest: Codable, Sendable {
   /// is answered with a clock in every field.
   public var sharedClocks: Bool
   /// Each change's fields object as the request wrote it, where it holds nothing but fields
-  /// (`WireJSON.syncRequest`; nil for the others, and empty when read otherwise): already checked
-  /// JSON that a server may store as it is.
+  /// sharing a clock (`WireJSON.syncRequest`; nil for the others, and empty when read
+  /// otherwise): already checked JSON that a server may store as it is.
   public var sentFields: [String?] = []
 
   public init(since: String?, changes: [WireChange], keyID: String? = nil, sharedClocks: Bool = true) {
