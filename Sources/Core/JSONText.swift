@@ -32,30 +32,27 @@ public enum JSONText {
 
   /// Whether some byte of eight read as one word is below 0x20, `"` or `\`: what ends a JSON
   /// string's plain run, whether it is written (`anyMayEscape`) or read (`JSONScanner`).
-  @inline(__always) static func endsPlainRun(_ word: UInt64) -> Bool {
-    below(word, 0x20) || has(word, 0x22) || has(word, 0x5C)
-  }
+  @inline(__always) static func endsPlainRun(_ word: UInt64) -> Bool { plainRunEnds(word) != 0 }
 
-  /// The bytes of `word` (read little-endian) that may end a plain run, each marked by its high
-  /// bit. Marks above the lowest one may be false (a borrow from a marked byte); the lowest is
-  /// always the first such byte.
+  /// The bytes of `word` (read little-endian) that end a plain run, each marked by its high bit.
+  /// Marks above the lowest one may be false (a borrow from a marked byte); the lowest is always
+  /// the first such byte, so the reader finds a string's end from it.
   @inline(__always) static func plainRunEnds(_ word: UInt64) -> UInt64 {
-    belowMarks(word, 0x20) | belowMarks(word ^ 0x2222_2222_2222_2222, 1) | belowMarks(word ^ 0x5C5C_5C5C_5C5C_5C5C, 1)
+    marksBelow(word, 0x20) | marks(word, 0x22) | marks(word, 0x5C)
   }
 
-  @inline(__always) static func belowMarks(_ word: UInt64, _ n: UInt64) -> UInt64 {
+  /// The bytes of `word` below `n` (n at most 0x80), marked as in `plainRunEnds`.
+  @inline(__always) static func marksBelow(_ word: UInt64, _ n: UInt64) -> UInt64 {
     (word &- 0x0101_0101_0101_0101 &* n) & ~word & 0x8080_8080_8080_8080
   }
 
-  /// Whether some byte of `word` is below `n` (n at most 0x80).
-  @inline(__always) static func below(_ word: UInt64, _ n: UInt64) -> Bool {
-    (word &- 0x0101_0101_0101_0101 &* n) & ~word & 0x8080_8080_8080_8080 != 0
+  /// The bytes of `word` equal to `byte`, marked as in `plainRunEnds`.
+  @inline(__always) static func marks(_ word: UInt64, _ byte: UInt64) -> UInt64 {
+    marksBelow(word ^ (0x0101_0101_0101_0101 &* byte), 1)
   }
 
   /// Whether some byte of `word` is `byte`.
-  @inline(__always) static func has(_ word: UInt64, _ byte: UInt64) -> Bool {
-    below(word ^ (0x0101_0101_0101_0101 &* byte), 1)
-  }
+  @inline(__always) static func has(_ word: UInt64, _ byte: UInt64) -> Bool { marks(word, byte) != 0 }
 
   /// Appends `s` as a JSON string literal; most need no escaping, so check first.
   public static func appendQuoted(_ s: String, to out: inout [UInt8]) {
@@ -71,32 +68,32 @@ public enum JSONText {
         var i = 0
         while i < bytes.count {
           let b = bytes[i]
-          guard mayEscape(b) else {
+          // Only the lead byte of U+2028 or U+2029 is escaped, not that of other characters.
+          let separator =
+            b == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9)
+          guard mayEscape(b), b != 0xE2 || separator else {
             i += 1
             continue
-          }
-          let escape: (UInt8, UInt8)?
-          switch b {
-          case 0x22, 0x5C: escape = (0x5C, b)
-          case 0x0A: escape = (0x5C, UInt8(ascii: "n"))
-          case 0x0D: escape = (0x5C, UInt8(ascii: "r"))
-          case 0x09: escape = (0x5C, UInt8(ascii: "t"))
-          case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
-            escape = nil
-          case 0xE2:
-            i += 1
-            continue
-          default: escape = nil
           }
           out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
-          if case (let first, let second)? = escape {
-            out.append(first)
-            out.append(second)
-          } else if b == 0xE2 {
+          switch b {
+          // Two appends, not an array literal each: place names with quotes are common.
+          case 0x22, 0x5C:
+            out.append(0x5C)
+            out.append(b)
+          case 0x0A:
+            out.append(0x5C)
+            out.append(UInt8(ascii: "n"))
+          case 0x0D:
+            out.append(0x5C)
+            out.append(UInt8(ascii: "r"))
+          case 0x09:
+            out.append(0x5C)
+            out.append(UInt8(ascii: "t"))
+          case 0xE2:
             out += Array((bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
             i += 2
-          } else {
-            out += Array(String(format: "\\u%04x", b).utf8)
+          default: out += Array(String(format: "\\u%04x", b).utf8)
           }
           i += 1
           run = i

@@ -149,6 +149,7 @@ public enum FieldMerge {
   /// Whether a field's change wins over the one held: its clock is higher, or none is held. The
   /// one rule every device and the server apply (a clock's canonical text sorts like the clock,
   /// so the server compares texts).
+  @inlinable
   public static func wins<Clock: Comparable>(_ incoming: Clock, over current: Clock?) -> Bool {
     guard let current else { return true }
     return incoming > current
@@ -157,6 +158,9 @@ public enum FieldMerge {
   /// `incoming` merged into `current` field by field, each taken when it `wins`; nil when
   /// nothing changed. The server keeps records so; a device merges into its tables by the same
   /// rule, with deletion on top (`Replica.apply`).
+  /// Inlinable, so that a server's merge of a push is made for its own field type, not through
+  /// the protocol for each call.
+  @inlinable
   public static func merge<Fields: FieldMap, Clock: Comparable>(
     _ current: Fields, _ incoming: Fields, clock: (Fields.Field) -> Clock
   ) -> Fields? {

@@ -84,14 +84,7 @@ extension JSONScanner {
             return
           }
           if value != nil { plain = false }
-          switch node {
-          case .null: value = .null
-          case .bool(let b): value = .bool(b)
-          case .int(let i): value = .int(i)
-          case .double(let d): value = .double(d)
-          case .string(let text): value = .string(text)
-          default: throw Malformed()
-          }
+          value = try Self.wireValue(node)
         }
       }
       guard let value else { throw Malformed() }
@@ -153,20 +146,21 @@ extension JSONScanner {
     return index + count <= bytes.count && memcmp(bytes.baseAddress! + index, text.utf8Start, count) == 0
   }
 
-  /// A field's value: null, a boolean, a number or a text.
+  /// A field's value: null, a boolean, a number or a text (read as text, not as a node first).
   private mutating func wireValue() throws -> WireValue {
     guard index < bytes.count else { throw Malformed() }
-    switch bytes[index] {
-    case UInt8(ascii: "\""): return .string(try string())
-    case UInt8(ascii: "{"), UInt8(ascii: "["): throw Malformed()
-    default:
-      switch try value() {
-      case .null: return .null
-      case .bool(let b): return .bool(b)
-      case .int(let i): return .int(i)
-      case .double(let d): return .double(d)
-      default: throw Malformed()
-      }
+    return bytes[index] == UInt8(ascii: "\"") ? .string(try string()) : try Self.wireValue(value())
+  }
+
+  /// A value read whole as a field's: an object or an array is none.
+  private static func wireValue(_ node: Node) throws -> WireValue {
+    switch node {
+    case .null: .null
+    case .bool(let b): .bool(b)
+    case .int(let i): .int(i)
+    case .double(let d): .double(d)
+    case .string(let text): .string(text)
+    case .array, .object: throw Malformed()
     }
   }
 }

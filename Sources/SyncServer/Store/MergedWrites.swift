@@ -49,9 +49,7 @@ struct MergedWrites {
       let at = slot[key]
       let before = at == nil && !stored.isEmpty ? stored[key] : nil
       let fields = try at.map { current[$0] } ?? before.map { try WireJSON.fields($0.fields) } ?? WireFields()
-      // A new record (most of a first push) is what came, as `merge` has it too.
-      let merged = fields.isEmpty ? change.fields : FieldMerge.merge(fields, change.fields, clock: \.hlc)
-      guard let merged, !merged.isEmpty else { continue }
+      guard let merged = FieldMerge.merge(fields, change.fields, clock: \.hlc) else { continue }
       // A field sent that lost: the sender learns the one that won.
       let stale = !fields.isEmpty && change.fields.contains { name, field in merged[name]?.hlc != field.hlc }
       self.seq += 1
