@@ -60,20 +60,15 @@ extension Replica {
   /// `clocksText` of a record whose fields are at `columns` (ordered by name), written straight
   /// from them: no sorting, and one text for a record whose fields share a clock (most of a
   /// first sync), made once for the many records that share that clock too.
-  static func clocksText(
-    _ dataset: Dataset, _ columns: [Int], _ slots: [(value: DatabaseValue, hlc: HLC)?], shared: inout SharedText
-  ) -> String {
-    let first = slots[columns[0]]!.hlc
-    if columns.count == dataset.fields.count, columns.allSatisfy({ slots[$0]!.hlc == first }) {
-      return shared.text(first)
-    }
+  static func clocksText(_ dataset: Dataset, _ columns: [Int], _ record: Incoming, shared: inout SharedText) -> String {
+    if columns.count == dataset.fields.count, let one = record.oneClock { return shared.text(one) }
     var result = ""
-    result.reserveCapacity(columns.count * (first.description.utf8.count + 16))
     for column in columns {
-      if !result.isEmpty { result += ";" }
+      let text = record.slots[column]!.hlc.description
+      if result.isEmpty { result.reserveCapacity(columns.count * (text.utf8.count + 16)) } else { result += ";" }
       result += dataset.fields[column]
       result += "="
-      result += slots[column]!.hlc.description
+      result += text
     }
     return result
   }

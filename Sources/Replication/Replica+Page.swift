@@ -15,63 +15,123 @@ extension Replica {
     // dataset's tables and texts, and a first sync made five copies of every record.
     var order: [String] = []
     var byDataset: [String: [Int]] = [:]
+    var last: (name: String, indexes: [Int])?
     for index in page.indices {
+      // Pages come mostly of one dataset: the name is hashed once per run of it, not per record.
       let name = page[index].dataset.name
+      if let run = last, run.name == name {
+        last!.indexes.append(index)
+        continue
+      }
+      if let run = last { byDataset[run.name, default: []] += run.indexes }
       if byDataset[name] == nil { order.append(name) }
-      byDataset[name, default: []].append(index)
+      last = (name, [index])
     }
+    if let run = last { byDataset[run.name, default: []] += run.indexes }
     for name in order {
       let indexes = byDataset[name]!
       let dataset = page[indexes[0]].dataset
-      let seen = try seenBefore(dataset, indexes.map { page[$0].id })
-      var fresh: [Int] = []
-      fresh.reserveCapacity(indexes.count)
-      var taken = Set<String>()
-      var others: [Int] = []
-      for index in indexes {
-        // Twice in one page, a deletion, a restore or bytes: the careful way.
-        guard !seen.contains(page[index].id), page[index].untracked.isEmpty, page[index].deletion == nil,
-          taken.insert(page[index].id).inserted
-        else {
-          others.append(index)
-          continue
-        }
-        // A record with nothing this dataset keeps leaves no trace, as `apply` leaves none.
-        guard page[index].slots.contains(where: { $0 != nil }) else { continue }
-        if let fault = page[index].faultAsNew {
-          try refuse(dataset, id: page[index].id, fault, device: page[index].node(of: fault.field))
-          continue
-        }
-        fresh.append(index)
-      }
       if dataset.onePerAccount {
-        // Another id than the one here (a hand-made client, another email's profile) would
-        // break the table's one-per-account rule and with it every later page: refused alone.
-        fresh = try fresh.filter { index in
-          try alone(dataset, page[index].id, device: page[index].node(of: nil)) {
-            try insertFresh(dataset, page, [index])
-          }
-        }
+        try applyOnePerAccount(dataset, page, indexes)
       } else {
-        try insertFresh(dataset, page, fresh)
+        try apply(dataset, page, indexes)
       }
-      var applied = fresh.map { page[$0].id }
-      for index in others {
-        let record = page[index]
-        var merged = false
-        let apply = {
-          merged = try merge(
-            record.dataset, id: record.id, record.fields, untracked: record.untracked, observeClock: false)
-        }
-        if dataset.onePerAccount {
-          _ = try alone(dataset, record.id, device: record.writer, apply)
-        } else {
-          try apply()
-        }
-        if merged { applied.append(record.id) }
-      }
-      try clearRefusals(dataset, applied)
     }
+  }
+
+  /// The records of one dataset at `indexes` of `page`. Those that look new (a whole record,
+  /// not a deletion, first of its id in the page) go in bulk without asking first whether this
+  /// replica has seen them: asking cost a first sync a tenth of its writing core. One that has
+  /// clocks here after all fails its statement (`insertFresh`), and is merged with the others.
+  private func apply(_ dataset: Dataset, _ page: [Incoming], _ indexes: [Int]) throws {
+    let byID = indexes.sorted { page[$0].id < page[$1].id || (page[$0].id == page[$1].id && $0 < $1) }
+    // An id twice in one page: only its first plain occurrence may be new. Found in id order,
+    // so that the usual page (no id twice) hashes none.
+    var repeated = Set<String>()
+    for position in byID.indices.dropFirst() where page[byID[position]].id == page[byID[position - 1]].id {
+      repeated.insert(page[byID[position]].id)
+    }
+    var isFresh = [Bool](repeating: false, count: page.count)
+    var taken = Set<String>()
+    var doubtful: [Int] = []
+    var others: [Int] = []
+    for index in indexes {
+      let record = page[index]
+      // A deletion, a restore or bytes, or an id met before in the page: the careful way.
+      guard record.untracked.isEmpty, record.deletion == nil,
+        repeated.isEmpty || !repeated.contains(record.id) || taken.insert(record.id).inserted
+      else {
+        others.append(index)
+        continue
+      }
+      // Nothing this dataset keeps, or fields a new row would refuse: merged if seen before.
+      guard record.slots.contains(where: { $0 != nil }), record.faultAsNew == nil else {
+        doubtful.append(index)
+        continue
+      }
+      isFresh[index] = true
+    }
+    let seen = try seenBefore(dataset, doubtful.map { page[$0].id })
+    for index in doubtful {
+      let record = page[index]
+      if seen.contains(record.id) {
+        others.append(index)
+      } else if record.slots.contains(where: { $0 != nil }), let fault = record.faultAsNew {
+        try refuse(dataset, id: record.id, fault, device: record.node(of: fault.field))
+      }
+      // Else it keeps nothing of this dataset, and leaves no trace, as `apply` leaves none.
+    }
+    let found = try insertFresh(dataset, page, byID.filter { isFresh[$0] })
+    for index in found { isFresh[index] = false }
+    var applied = indexes.filter { isFresh[$0] }.map { page[$0].id }
+    for index in (others + found).sorted() {
+      let record = page[index]
+      if try merge(dataset, id: record.id, record.fields, untracked: record.untracked, observeClock: false) {
+        applied.append(record.id)
+      }
+    }
+    try clearRefusals(dataset, applied)
+  }
+
+  /// Records of a dataset with one per account (a profile), each alone: another id than the one
+  /// here (a hand-made client, another email's profile) would break the table's one-per-account
+  /// rule and with it every later page, so it is refused alone.
+  private func applyOnePerAccount(_ dataset: Dataset, _ page: [Incoming], _ indexes: [Int]) throws {
+    let seen = try seenBefore(dataset, indexes.map { page[$0].id })
+    var fresh: [Int] = []
+    var others: [Int] = []
+    var taken = Set<String>()
+    for index in indexes {
+      let record = page[index]
+      guard !seen.contains(record.id), record.untracked.isEmpty, record.deletion == nil,
+        taken.insert(record.id).inserted
+      else {
+        others.append(index)
+        continue
+      }
+      guard record.slots.contains(where: { $0 != nil }) else { continue }
+      if let fault = record.faultAsNew {
+        try refuse(dataset, id: record.id, fault, device: record.node(of: fault.field))
+        continue
+      }
+      fresh.append(index)
+    }
+    var applied: [String] = []
+    for index in fresh {
+      let inserted = try alone(dataset, page[index].id, device: page[index].node(of: nil)) {
+        _ = try insertFresh(dataset, page, [index])
+      }
+      if inserted { applied.append(page[index].id) }
+    }
+    for index in others {
+      let record = page[index]
+      var merged = false
+      _ = try alone(dataset, record.id, device: record.writer) {
+        merged = try merge(dataset, id: record.id, record.fields, untracked: record.untracked, observeClock: false)
+      }
+      if merged { applied.append(record.id) }
+    }
+    try clearRefusals(dataset, applied)
   }
 
   /// Runs `write` in a savepoint: a table constraint it breaks refuses the record, not the page.
@@ -102,13 +162,14 @@ extension Replica {
     return seen
   }
 
-  /// Inserts the records of `page` at `indexes`, never seen here, rows with the same fields many
-  /// per statement, and their clocks; notes the days they cover (a dataset with a span).
-  private func insertFresh(_ dataset: Dataset, _ page: [Incoming], _ indexes: [Int]) throws {
-    guard !indexes.isEmpty else { return }
+  /// Inserts the records of `page` at `byID` (in id order, no id twice), which look never seen
+  /// here: their clocks, then their rows many per statement; notes the days they cover (a
+  /// dataset with a span). Returns those that have clocks here after all, written nowhere, for
+  /// the caller to merge.
+  private func insertFresh(_ dataset: Dataset, _ page: [Incoming], _ byID: [Int]) throws -> [Int] {
+    guard !byID.isEmpty else { return [] }
     // In id order, as a sweep through the keys of the table and of `sync_row`: ids are random,
     // and a page inserted as it came touches a random page of each index per record.
-    let byID = indexes.sorted { page[$0].id < page[$1].id }
     // Records with the same fields go in one statement: grouped by which of the dataset's fields
     // each has, the columns ordered by name once per group. A record is known by its place in
     // `byID`, so that what is kept per record is sized to the records written here, not to the
@@ -118,43 +179,60 @@ extension Replica {
     let groups = sets.map { has, positions in
       (dataset.fields.indices.filter { has[$0] }.sorted { dataset.fields[$0] < dataset.fields[$1] }, positions)
     }
-    let stamp = dataset.stamp.map { [$0] } ?? []
-    let stamped = now.databaseValue
-    let chunk = 64
-    var inserted = [Bool](repeating: false, count: byID.count)
     var clocks = [String](repeating: "", count: byID.count)
     var shared = SharedText()
     for (columns, positions) in groups {
-      let names = [dataset.key, "account_id"] + (columns.map { dataset.fields[$0] } + stamp).map { "\"\($0)\"" }
-      let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-      var statements: [Int: String] = [:]
+      for position in positions {
+        clocks[position] = Self.clocksText(dataset, columns, page[byID[position]], shared: &shared)
+      }
+    }
+    let chunk = 64
+    // The clocks first: one that is here already (a record seen before, maybe deleted since)
+    // fails its statement, which then took nothing, and only then are that statement's ids
+    // looked up. A first sync never looks one up.
+    var seen = [Bool](repeating: false, count: byID.count)
+    var clockRows = BulkInsert(
+      db, table: "sync_row", fixed: [("account_id", .text(accountID)), ("dataset", .text(dataset.name))],
+      varying: ["row_id", "clocks"], rows: chunk)
+    func insertClocks(_ part: [Int]) throws {
+      try clockRows.insert(part.count) { slot, column in
+        .text(column == 0 ? page[byID[part[slot]]].id : clocks[part[slot]])
+      }
+    }
+    for first in stride(from: 0, to: byID.count, by: chunk) {
+      let part = Array(first..<min(first + chunk, byID.count))
+      do {
+        try insertClocks(part)
+      } catch let error as StorageError where error.code == 1555 {
+        let found = try seenBefore(dataset, part.map { page[byID[$0]].id })
+        for position in part where found.contains(page[byID[position]].id) { seen[position] = true }
+        try insertClocks(part.filter { !seen[$0] })
+      }
+    }
+    let fixed =
+      [("account_id", DatabaseValue.text(accountID))] + (dataset.stamp.map { [($0, now.databaseValue)] } ?? [])
+    var inserted = [Bool](repeating: false, count: byID.count)
+    for (columns, all) in groups {
+      let positions = all.filter { !seen[$0] }
+      var rows = BulkInsert(
+        db, table: dataset.table, fixed: fixed, varying: [dataset.key] + columns.map { dataset.fields[$0] }, rows: chunk
+      )
       for first in stride(from: 0, to: positions.count, by: chunk) {
         let part = positions[first..<min(first + chunk, positions.count)]
-        var values: [DatabaseValue] = []
-        values.reserveCapacity(part.count * names.count)
-        for position in part {
-          let index = byID[position]
-          values.append(.text(page[index].id))
-          values.append(.text(accountID))
-          for column in columns { values.append(page[index].newRowValue(column)!) }
-          if !stamp.isEmpty { values.append(stamped) }
-          clocks[position] = Self.clocksText(dataset, columns, page[index].slots, shared: &shared)
-        }
         do {
-          let sql =
-            statements[part.count]
-            ?? {
-              let text =
-                "INSERT INTO \(dataset.table) (\(names.joined(separator: ", "))) VALUES "
-                + Array(repeating: tuple, count: part.count).joined(separator: ", ")
-              statements[part.count] = text
-              return text
-            }()
-          try db.execute(sql, values: values)
+          try rows.insert(part.count) { slot, column in
+            let record = page[byID[part[part.startIndex + slot]]]
+            return column == 0 ? .text(record.id) : record.newRowValue(columns[column - 1])!
+          }
           for position in part { inserted[position] = true }
         } catch let error as StorageError where error.code == 1555 || error.code == 2067 {
-          // A row without clocks is here already (the statement took nothing back): these
-          // records merge one by one, which updates such a row.
+          // A row without clocks is here already (the statement took nothing back): the clocks
+          // just written go, and these records merge one by one, which updates such a row.
+          let ids = part.map { page[byID[$0]].id }
+          try db.execute(
+            "DELETE FROM sync_row WHERE account_id = ? AND dataset = ? AND row_id IN ("
+              + Array(repeating: "?", count: ids.count).joined(separator: ", ") + ")",
+            arguments: [accountID, dataset.name] + ids.map { $0 })
           for position in part {
             let record = page[byID[position]]
             _ = try merge(dataset, id: record.id, record.newRowFields, untracked: [:], observeClock: false)
@@ -162,26 +240,9 @@ extension Replica {
         }
       }
     }
-    let order = byID.indices.filter { inserted[$0] }
-    let fullRows =
-      "INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES "
-      + Array(repeating: "(?, ?, ?, ?)", count: chunk).joined(separator: ", ")
-    for first in stride(from: 0, to: order.count, by: chunk) {
-      let part = order[first..<min(first + chunk, order.count)]
-      var values: [DatabaseValue] = []
-      values.reserveCapacity(part.count * 4)
-      for position in part {
-        values += [.text(accountID), .text(dataset.name), .text(page[byID[position]].id), .text(clocks[position])]
-      }
-      try db.execute(
-        part.count == chunk
-          ? fullRows
-          : "INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES "
-            + Array(repeating: "(?, ?, ?, ?)", count: part.count).joined(separator: ", "), values: values)
-    }
     if let span = dataset.span, let start = dataset.fieldIndex[span.start], let end = dataset.fieldIndex[span.end] {
       var days = Set<Int64>()
-      for position in order {
+      for position in byID.indices where inserted[position] {
         let record = page[byID[position]]
         if let start = record.newRowValue(start), let end = record.newRowValue(end) {
           days.formUnion(Self.days(start: start, end: end))
@@ -189,5 +250,6 @@ extension Replica {
       }
       try noteChanged(dataset, days.sorted())
     }
+    return byID.indices.filter { seen[$0] }.map { byID[$0] }
   }
 }

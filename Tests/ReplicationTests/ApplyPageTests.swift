@@ -43,6 +43,9 @@ import Testing
     page.append(.init(.donation, id: "twice", donation(place: "First", at: 2)))
     page.append(.init(.donation, id: "twice", ["place": (.text("Second"), hlc(4)), "notes": (.text("later"), hlc(4))]))
     page.append(.init(.donation, id: "nothing-kept", ["no_such_field": (.text("?"), hlc(2))]))
+    // Whole records, as if new, of ids with clocks here: one edited since, one deleted since.
+    page.append(.init(.donation, id: "seen-whole", donation(place: "Edited whole", at: 3)))
+    page.append(.init(.donation, id: "deleted-whole", donation(place: "Edited after", at: 3)))
     // Every field with one clock (written as `*=`), and fields with clocks of their own.
     var whole = donation(place: "Whole", notes: "all", at: 5)
     for field in ["hb_g_dl", "ferritin_ng_ml", "bp_systolic", "bp_diastolic", "pulse_bpm"] {
@@ -76,6 +79,9 @@ import Testing
     let replica = Replica(db: db, accountID: account, now: now)
     try replica.apply(.donation, id: "seen", donation(place: "Before", at: 1))
     try replica.apply(.donation, id: "gone", donation(place: "Doomed", at: 1))
+    try replica.apply(.donation, id: "seen-whole", donation(place: "Before", at: 1))
+    try replica.apply(.donation, id: "deleted-whole", donation(place: "Doomed", at: 1))
+    try replica.apply(.donation, id: "deleted-whole", [FieldMerge.deleted: (.integer(1), hlc(2))])
     return replica
   }
 
@@ -109,7 +115,8 @@ import Testing
     #expect(try Self.dump(bulk.db) == expected)
     #expect(expected.contains { $0.hasPrefix("replica_changed_day: ") }, "samples note their days")
     #expect(expected.contains { $0.contains("Second") } && !expected.contains { $0.contains("born-deleted|") })
-    #expect(try bulk.db.scalar(Int.self, "SELECT count(*) FROM donation") == 154)
+    #expect(try bulk.db.scalar(Int.self, "SELECT count(*) FROM donation") == 155)
+    #expect(expected.contains { $0.contains("Edited whole") } && !expected.contains { $0.contains("Edited after") })
     #expect(
       expected.contains { $0.hasPrefix("sync_row: ") && $0.contains(#"text("whole")|text("*="#) },
       "every field with one clock is written as one")
