@@ -30,21 +30,26 @@ extension Replica {
       // Statements prepared once and bound with what stays the same once: per record only the
       // id and the values are bound (imports insert millions).
       // A record whose import an undo took back comes back when imported again; one deleted by
-      // hand stays deleted. The clocks go in many per statement; RETURNING names the records
-      // that are new (or back), and only those go on to the table and the outbox.
-      func clockStatement(rows n: Int) throws -> Statement {
+      // hand stays deleted. The clocks go in many per statement, a plain insert first: a record
+      // with clocks here fails it (which then wrote nothing), and only then does the statement
+      // that takes such records back (RETURNING the ids new or back) run. An upsert looks each
+      // key up before inserting it, and returning the ids cost a first import a tenth of its
+      // time more, when every record is new.
+      func clockStatement(rows n: Int, upsert: Bool) throws -> Statement {
         let statement = try db.statement(
-          """
-          INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES \(
-            (0..<n).map { "(?1, ?2, ?\($0 + 5), ?3)" }.joined(separator: ", "))
-          ON CONFLICT (account_id, dataset, row_id) DO UPDATE SET clocks = ?3 || ';\(FieldMerge.restored)=' || ?4
-          WHERE sync_row.clocks LIKE '%\(FieldMerge.withdrawn)=%'
-          RETURNING row_id
-          """)
+          "INSERT INTO sync_row (account_id, dataset, row_id, clocks) VALUES "
+            + (0..<n).map { "(?1, ?2, ?\($0 + 5), ?3)" }.joined(separator: ", ")
+            + (upsert
+              ? """
+
+              ON CONFLICT (account_id, dataset, row_id) DO UPDATE SET clocks = ?3 || ';\(FieldMerge.restored)=' || ?4
+              WHERE sync_row.clocks LIKE '%\(FieldMerge.withdrawn)=%'
+              RETURNING row_id
+              """ : ""))
         try statement.bind(.text(accountID), at: 1)
         try statement.bind(.text(dataset.name), at: 2)
         try statement.bind(.text("*=\(hlc)"), at: 3)
-        try statement.bind(.text(hlc), at: 4)
+        if upsert { try statement.bind(.text(hlc), at: 4) }
         return statement
       }
       // New records go to their table and to the outbox many rows per statement: a statement
@@ -68,7 +73,7 @@ extension Replica {
       }
       let chunk = min(64, records.count)
       let full = try statements(rows: chunk)
-      let fullClocks = try clockStatement(rows: chunk)
+      let fullClocks = try clockStatement(rows: chunk, upsert: false)
       var pending: [Int] = []
       pending.reserveCapacity(chunk)
       func flush() throws {
@@ -98,21 +103,28 @@ extension Replica {
       var returned: [String] = []
       for first in stride(from: 0, to: records.count, by: chunk) {
         let slice = first..<min(first + chunk, records.count)
-        let clocks = slice.count == chunk ? fullClocks : try clockStatement(rows: slice.count)
-        clocks.reset()
-        for (slot, index) in slice.enumerated() {
-          if records[index].values.count != dataset.fields.count {
-            // The check refuses a record of the wrong shape, maybe not yet: its error is the one thrown.
-            try check.wait()
-            preconditionFailure("one value per field of \(dataset.name)")
+        func run(_ clocks: Statement) throws {
+          clocks.reset()
+          for (slot, index) in slice.enumerated() {
+            if records[index].values.count != dataset.fields.count {
+              // The check refuses a record of the wrong shape, maybe not yet: its error is the one thrown.
+              try check.wait()
+              preconditionFailure("one value per field of \(dataset.name)")
+            }
+            try clocks.bindUntilReset(.text(records[index].id), at: Int32(slot + 5))
           }
-          try clocks.bindUntilReset(.text(records[index].id), at: Int32(slot + 5))
+          returned.removeAll(keepingCapacity: true)
+          while try clocks.step() { returned.append(try clocks.row.get(0, as: String.self)) }
         }
-        returned.removeAll(keepingCapacity: true)
-        while try clocks.step() { returned.append(try clocks.row.get(0, as: String.self)) }
-        // Every id of the slice came back (the usual import into a home without them): each is
-        // new and no two are the same, since a second one would have met the first.
-        let all = returned.count == slice.count
+        // Every id of the slice new (the usual import into a home without them): no two are
+        // the same, since a second one would have met the first.
+        var all = true
+        do {
+          try run(slice.count == chunk ? fullClocks : try clockStatement(rows: slice.count, upsert: false))
+        } catch let error as StorageError where error.code == 1555 {
+          try run(try clockStatement(rows: slice.count, upsert: true))
+          all = returned.count == slice.count
+        }
         if !all { fresh = Set(returned) }
         for index in slice {
           let record = records[index]
