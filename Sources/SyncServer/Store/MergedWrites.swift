@@ -15,6 +15,9 @@ struct MergedWrites {
   private(set) var ids: [String] = []
   private(set) var fields: [String] = []
   private(set) var seqs: [Int64] = []
+  /// Whether each record was stored before this request: a new one is inserted, without the
+  /// lookup an upsert makes first.
+  private(set) var isNew: [Bool] = []
   /// Changes that changed something (a record named twice counts twice, as it is sent twice).
   private(set) var accepted = 0
   private(set) var grownBytes: Int64 = 0
@@ -72,6 +75,7 @@ struct MergedWrites {
         ids.append(change.id)
         self.fields.append(json)
         seqs.append(self.seq)
+        isNew.append(before == nil)
         current.append(merged)
       }
       accepted += 1
