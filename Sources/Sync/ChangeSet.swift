@@ -230,10 +230,20 @@ extension WireChange {
   public func check(
     now: Date, maxSkew: TimeInterval = 3600, maxValueBytes: Int = .max, namesChecked: [String] = []
   ) throws {
+    var clock = LastClock()
+    try check(now: now, maxSkew: maxSkew, maxValueBytes: maxValueBytes, namesChecked: namesChecked, clock: &clock)
+  }
+
+  /// `check` for the changes of a request one after another, the clock read last kept from one
+  /// to the next.
+  public func check(
+    now: Date, maxSkew: TimeInterval = 3600, maxValueBytes: Int = .max, namesChecked: [String] = [],
+    clock: inout LastClock
+  ) throws {
     guard Self.isName(dataset) else { throw ChangeSetError.badDatasetName(dataset) }
-    try forEachField(now: now, maxSkew: maxSkew, maxValueBytes: maxValueBytes, namesChecked: namesChecked) {
-      _, _, _, _ in
-    }
+    try forEachField(
+      now: now, maxSkew: maxSkew, maxValueBytes: maxValueBytes, namesChecked: namesChecked, clock: &clock
+    ) { _, _, _, _ in }
   }
 
   /// `validated`, keeping only the fields `keep` names (every field is checked all the same).
@@ -245,7 +255,8 @@ extension WireChange {
     guard Self.isName(dataset) else { throw ChangeSetError.badDatasetName(dataset) }
     var parsed: [String: (value: DatabaseValue, hlc: HLC)] = [:]
     parsed.reserveCapacity(fields.count)
-    try forEachField(now: now, maxSkew: maxSkew, maxValueBytes: maxValueBytes) { name, field, hlc, _ in
+    var clock = LastClock()
+    try forEachField(now: now, maxSkew: maxSkew, maxValueBytes: maxValueBytes, clock: &clock) { name, field, hlc, _ in
       if keep(name) { parsed[name] = (field.value.databaseValue, hlc) }
     }
     return parsed
@@ -277,7 +288,7 @@ extension WireChange {
     }
     var deletion: Replica.Incoming.Field?
     let at = places.places(of: fields.keys, in: known)
-    try forEachField(now: now, maxSkew: maxSkew, places: at) { name, field, hlc, place in
+    try forEachField(now: now, maxSkew: maxSkew, places: at, clock: &places.clock) { name, field, hlc, place in
       if let place {
         slots[place] = (field.value.databaseValue, hlc)
       } else if name == FieldMerge.deleted {
@@ -294,7 +305,7 @@ extension WireChange {
   @inline(__always)
   private func forEachField(
     now: Date, maxSkew: TimeInterval, maxValueBytes: Int = .max, places: [Int?] = [], namesChecked: [String] = [],
-    _ body: (String, WireField, HLC, Int?) -> Void
+    clock: inout LastClock, _ body: (String, WireField, HLC, Int?) -> Void
   ) throws {
     guard !id.isEmpty, id.utf8.count <= ChangeSetError.maxIDLength else { throw ChangeSetError.badID }
     // The fields of a record written at once share a clock: its text is read once. Kept apart,
@@ -312,10 +323,15 @@ extension WireChange {
       let hlc: HLC
       if let lastHLC, lastText == field.hlc {
         hlc = lastHLC
+      } else if let kept = clock.hlc, clock.text == field.hlc {
+        // Read for a change before: checked against this one's `now`.
+        guard kept.date.timeIntervalSince(now) <= maxSkew else { throw ChangeSetError.clockAhead(field.hlc) }
+        (hlc, lastText, lastHLC) = (kept, field.hlc, kept)
       } else {
         guard let read = HLC(field.hlc) else { throw ChangeSetError.badClock(field.hlc) }
         guard read.date.timeIntervalSince(now) <= maxSkew else { throw ChangeSetError.clockAhead(field.hlc) }
         (hlc, lastText, lastHLC) = (read, field.hlc, read)
+        (clock.text, clock.hlc) = (field.hlc, read)
       }
       if case .string(let text) = field.value, text.utf8.count > maxValueBytes {
         throw ChangeSetError.valueTooLarge(

@@ -4,8 +4,10 @@ import Replication
 /// Where the fields a change names sit in its dataset (`Dataset.place(of:)`), kept from one
 /// change to the next: the records of a page name the same fields, mostly as the very same
 /// Strings (`WireJSON` reads a name that repeats as the String before), so they are looked up
-/// once for the page, not hashed for each field of each record.
+/// once for the page, not hashed for each field of each record. The clock read last is kept
+/// with them.
 public struct FieldPlaces {
+  var clock = LastClock()
   private var dataset: String?
   private var names: [String] = []
   private var places: [Int?] = []

@@ -54,6 +54,30 @@ import Testing
     }
   }
 
+  /// A clock kept from the change before (`LastClock`) is the same reading, and is checked again
+  /// against each change's own `now`: a reading that passed for one is refused for a change
+  /// checked as of a time it is too far ahead of.
+  @Test func aClockKeptFromTheChangeBeforeIsCheckedAgainstEachNow() throws {
+    var places = FieldPlaces()
+    let first = try change(["place": WireField(value: .string("DRK"), hlc: clock)])
+      .incoming(now: now, in: [.donation], places: &places)
+    let second = try change(["place": WireField(value: .string("BSD"), hlc: clock)], id: "d-2")
+      .incoming(now: now, in: [.donation], places: &places)
+    let place = Dataset.donation.place(of: "place")!
+    #expect(second.slots[place]?.value == .text("BSD") && second.slots[place]?.hlc == first.slots[place]?.hlc)
+    #expect(second.newest == HLC(clock) && first.newest == HLC(clock))
+    let before = Date(timeIntervalSince1970: 1_700_000_000)
+    #expect(throws: ChangeSetError.clockAhead(clock)) {
+      try change(["place": WireField(value: .string("DRK"), hlc: clock)], id: "d-3")
+        .incoming(now: before, in: [.donation], places: &places)
+    }
+    var kept = LastClock()
+    try change(["place": WireField(value: .string("DRK"), hlc: clock)]).check(now: now, clock: &kept)
+    #expect(throws: ChangeSetError.clockAhead(clock)) {
+      try change(["place": WireField(value: .string("DRK"), hlc: clock)], id: "d-2").check(now: before, clock: &kept)
+    }
+  }
+
   /// The changes of a page read one after another with the places kept from one to the next,
   /// with names and datasets that change between them, land as each read alone lands.
   @Test func placesKeptFromChangeToChangeLandAsEachAlone() throws {

@@ -80,9 +80,10 @@ extension SyncAPI {
     changes.reserveCapacity(body.changes.count)
     var rules = RuleCheck(configuration.rules)
     var namesChecked: [String] = []
+    var clock = LastClock()
     for (index, change) in body.changes.enumerated() {
       do {
-        try change.check(now: now, maxValueBytes: configuration.valueLimit, namesChecked: namesChecked)
+        try change.check(now: now, maxValueBytes: configuration.valueLimit, namesChecked: namesChecked, clock: &clock)
         namesChecked = change.fields.keys
         try rules.check(change)
         changes.append(
