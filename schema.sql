@@ -61,6 +61,7 @@ CREATE TABLE sync_outbox (
   value ANY,
   hlc TEXT NOT NULL
 ) STRICT;
+CREATE INDEX sync_outbox_account ON sync_outbox(account_id, seq);
 
 CREATE TABLE sync_remote (
   -- The server each account syncs with.

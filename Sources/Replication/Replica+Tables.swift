@@ -14,15 +14,14 @@ extension Replica {
       .text("row_id", "NOT NULL"), .text("clocks", "NOT NULL"),
     ], constraints: ["PRIMARY KEY (account_id, dataset, row_id)"], withoutRowID: true)
 
-  /// Local changes not yet sent; field `*` is a whole record, read when it is sent. Read and
-  /// emptied in `seq` order, the table's own, with the account as a filter: no index.
+  /// Local changes not yet sent; field `*` is a whole record, read when it is sent.
   public static let outbox = Table(
     "sync_outbox", comment: "Local changes not yet sent; field `*` is a whole record, read when it is sent.",
     [
       .integer("seq", "PRIMARY KEY AUTOINCREMENT"),
       .text("account_id", "NOT NULL REFERENCES account(id) ON DELETE CASCADE"), .text("dataset", "NOT NULL"),
       .text("row_id", "NOT NULL"), .text("field", "NOT NULL"), .any("value"), .text("hlc", "NOT NULL"),
-    ])
+    ], indexes: ["sync_outbox_account": "account_id, seq"])
 }
 
 extension Replica {

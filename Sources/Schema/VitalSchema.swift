@@ -32,7 +32,7 @@ public enum VitalSchema {
     // one address in NFC are both kept (`vital db check` names them); nothing is merged.
     Migration("0015_nfc_emails") { db in try AccountStore.normalizeStoredEmails(db) },
     Shipped.medicationPlans, Shipped.donationVitals, Shipped.cycleNotes, Shipped.syncRefused, Shipped.workoutRoutes,
-    Shipped.vitalDays, Shipped.labResults, Shipped.choiceChecks, Shipped.outboxByRowID,
+    Shipped.vitalDays, Shipped.labResults, Shipped.choiceChecks,
   ])
 
   /// Today's description of every table the migrations make (but the R*Tree over districts):
