@@ -34,7 +34,7 @@ extension Replica {
       if dataset.onePerAccount {
         try applyOnePerAccount(dataset, page, indexes)
       } else {
-        try apply(dataset, page, indexes)
+        try applyRecords(dataset, page, indexes)
       }
     }
   }
@@ -43,7 +43,7 @@ extension Replica {
   /// not a deletion, first of its id in the page) go in bulk without asking first whether this
   /// replica has seen them: asking cost a first sync a tenth of its writing core. One that has
   /// clocks here after all fails its statement (`insertFresh`), and is merged with the others.
-  private func apply(_ dataset: Dataset, _ page: [Incoming], _ indexes: [Int]) throws {
+  private func applyRecords(_ dataset: Dataset, _ page: [Incoming], _ indexes: [Int]) throws {
     let byID = indexes.sorted { page[$0].id < page[$1].id || (page[$0].id == page[$1].id && $0 < $1) }
     // An id twice in one page: only its first plain occurrence may be new. Found in id order,
     // so that the usual page (no id twice) hashes none.

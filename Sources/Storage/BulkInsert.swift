@@ -49,7 +49,7 @@ public struct BulkInsert {
   private func tuple(_ slot: Int) -> String {
     let first = fixed.count + 1 + slot * varying
     return "("
-      + (Array(1...fixed.count + 1).dropLast() + Array(first..<first + varying)).map { "?\($0)" }
+      + (Array(1..<fixed.count + 1) + Array(first..<first + varying)).map { "?\($0)" }
       .joined(separator: ", ") + ")"
   }
 }

@@ -130,7 +130,8 @@ public final class Database {
     sqlite3_close_v2(handle)
   }
 
-  /// The cached prepared statement for `sql`, reset and with its bindings cleared.
+  /// The cached prepared statement for `sql`, reset: what was bound for one run (`bindUntilReset`)
+  /// is cleared, what was bound with `bind(_:at:)` stays (a bulk insert binds its account once).
   public func statement(_ sql: String) throws -> Statement {
     if let last = lastStatement, last.sql == sql {
       last.reset()
