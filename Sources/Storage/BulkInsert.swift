@@ -5,20 +5,24 @@
 public struct BulkInsert {
   private let db: Database
   private let head: String
+  private let tail: String
   private let fixed: [DatabaseValue]
   private let varying: Int
   /// The statement for `rows` rows, prepared on its first use; others are prepared as needed.
   private let rows: Int
   private var full: Statement?
 
-  /// `fixed` names the columns with one value for all rows, `varying` those each row binds.
+  /// `fixed` names the columns with one value for all rows, `varying` those each row binds;
+  /// `then` follows the rows (an `ON CONFLICT` clause).
   public init(
-    _ db: Database, table: String, fixed: [(column: String, value: DatabaseValue)], varying: [String], rows: Int
+    _ db: Database, table: String, fixed: [(column: String, value: DatabaseValue)], varying: [String], rows: Int,
+    then tail: String = ""
   ) {
     self.db = db
     self.head =
       "INSERT INTO \(table) (" + (fixed.map(\.column) + varying).map { "\"\($0)\"" }.joined(separator: ", ")
       + ") VALUES "
+    self.tail = tail.isEmpty ? "" : " " + tail
     self.fixed = fixed.map(\.value)
     self.varying = varying.count
     self.rows = rows
@@ -34,7 +38,7 @@ public struct BulkInsert {
       statement = full
       statement.reset()
     } else {
-      statement = try db.statement(head + (0..<count).map(tuple).joined(separator: ", "))
+      statement = try db.statement(head + (0..<count).map(tuple).joined(separator: ", ") + tail)
       for (index, value) in fixed.enumerated() { try statement.bind(value, at: Int32(index + 1)) }
       if count == rows { full = statement }
     }

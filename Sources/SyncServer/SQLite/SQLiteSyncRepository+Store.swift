@@ -8,50 +8,38 @@ extension SQLiteSyncRepository {
   /// of the stored records (in this transaction) has done already.
   static func store(_ writes: MergedWrites, userID: String, db: Database) throws {
     let chunk = 64
-    let all = writes.ids.indices
-    let new = all.filter { writes.isNew[$0] }
-    var upserts = all.filter { !writes.isNew[$0] }
-    var inserts = BulkInsert(
-      db, table: "records", fixed: [("user_id", .text(userID))], varying: ["dataset", "row_id", "fields", "seq"],
-      rows: chunk)
+    func statement(then tail: String = "") -> BulkInsert {
+      BulkInsert(
+        db, table: "records", fixed: [("user_id", .text(userID))], varying: ["dataset", "row_id", "fields", "seq"],
+        rows: chunk, then: tail)
+    }
+    func write(_ rows: ArraySlice<Int>, with statement: inout BulkInsert) throws {
+      try statement.insert(rows.count) { slot, column in
+        let i = rows[rows.startIndex + slot]
+        switch column {
+        case 0: return .text(writes.datasets[i])
+        case 1: return .text(writes.ids[i])
+        case 2: return .text(writes.fields[i])
+        default: return .integer(writes.seqs[i])
+        }
+      }
+    }
+    let new = writes.ids.indices.filter { writes.isNew[$0] }
+    var stored = writes.ids.indices.filter { !writes.isNew[$0] }
+    var inserts = statement()
     for first in stride(from: 0, to: new.count, by: chunk) {
       let rows = new[first..<min(first + chunk, new.count)]
       do {
-        try inserts.insert(rows.count) { slot, column in
-          let i = rows[rows.startIndex + slot]
-          switch column {
-          case 0: return .text(writes.datasets[i])
-          case 1: return .text(writes.ids[i])
-          case 2: return .text(writes.fields[i])
-          default: return .integer(writes.seqs[i])
-          }
-        }
+        try write(rows, with: &inserts)
       } catch let error as StorageError where error.code == 1555 {
-        // Stored after all (the statement wrote nothing): these go as the others.
-        upserts += rows
+        // Stored after all (the statement wrote nothing): these go with the others.
+        stored += rows
       }
     }
-    var sql: (rows: Int, text: String)?
-    var values: [DatabaseValue] = []
-    values.reserveCapacity(chunk * 5)
-    for first in stride(from: 0, to: upserts.count, by: chunk) {
-      let rows = upserts[first..<min(first + chunk, upserts.count)]
-      if sql?.rows != rows.count {
-        sql = (
-          rows.count,
-          "INSERT INTO records (user_id, dataset, row_id, fields, seq) VALUES "
-            + Array(repeating: "(?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
-            + " ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = excluded.fields, seq = excluded.seq"
-        )
-      }
-      values.removeAll(keepingCapacity: true)
-      for i in rows {
-        values += [
-          .text(userID), .text(writes.datasets[i]), .text(writes.ids[i]), .text(writes.fields[i]),
-          .integer(writes.seqs[i]),
-        ]
-      }
-      try db.execute(sql!.text, values: values)
+    var upserts = statement(
+      then: "ON CONFLICT (user_id, dataset, row_id) DO UPDATE SET fields = excluded.fields, seq = excluded.seq")
+    for first in stride(from: 0, to: stored.count, by: chunk) {
+      try write(stored[first..<min(first + chunk, stored.count)], with: &upserts)
     }
   }
 }
