@@ -33,8 +33,8 @@ public struct JSONScanner {
   }
 
   /// `members`, each key handed as its bytes: a reader that only compares keys (`is(_:_:)`),
-  /// or makes one String of a key that repeats (`string(_:sameAs:)`), makes no String for
-  /// each. A key with escapes is handed decoded.
+  /// or keeps one String of a key that repeats, makes no String for each. A key with escapes is
+  /// handed decoded.
   public mutating func rawMembers(_ body: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws -> Void) throws {
     skipSpace()
     guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw Malformed() }
@@ -75,18 +75,6 @@ public struct JSONScanner {
   /// Whether a key's bytes (`rawMembers`) are `word`.
   public static func `is`(_ key: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
     key.count == word.utf8CodeUnitCount && (key.isEmpty || memcmp(key.baseAddress!, word.utf8Start, key.count) == 0)
-  }
-
-  /// The key's bytes (`rawMembers`) as a String: `previous` itself when they are its bytes (the
-  /// same field names come in every record).
-  public static func string(_ key: UnsafeBufferPointer<UInt8>, sameAs previous: String?) -> String {
-    if var previous {
-      let same = previous.withUTF8 { text in
-        text.count == key.count && (key.isEmpty || memcmp(text.baseAddress!, key.baseAddress!, key.count) == 0)
-      }
-      if same { return previous }
-    }
-    return String(decoding: key, as: UTF8.self)
   }
 
   /// Calls `body` for each element of an array.

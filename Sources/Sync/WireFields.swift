@@ -43,6 +43,11 @@ public struct WireFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     }
   }
 
+  public mutating func reserveCapacity(_ minimumCapacity: Int) {
+    keys.reserveCapacity(minimumCapacity)
+    values.reserveCapacity(minimumCapacity)
+  }
+
   public var count: Int { keys.count }
   public var isEmpty: Bool { keys.isEmpty }
 
@@ -82,6 +87,14 @@ public struct WireFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
       values.insert(field, at: index)
     }
     return true
+  }
+
+  /// Adds a field whose name sorts after every name there (the caller knows it: a reader that
+  /// met the same names in the same order before).
+  public mutating func append(afterAll name: String, _ field: WireField) {
+    assert(keys.last.map { $0 < name } ?? true, "a name after all the others")
+    keys.append(name)
+    values.append(field)
   }
 
   /// Where `name` is, or where it would go. Fields are mostly written and read in name order

@@ -3,9 +3,8 @@ import Foundation
 
 /// What a sync page holds beyond plain JSON: changes and their fields.
 extension JSONScanner {
-  /// A change; `names` are the field names of the change before, kept for the next (each
-  /// record of a page names the same fields, and they are then read without making Strings).
-  mutating func change(names: inout [String]) throws -> WireChange {
+  /// A change; `names` are the field names of the change before, kept for the next.
+  mutating func change(names: inout FieldNames) throws -> WireChange {
     var sent: Range<Int>?
     return try change(names: &names, sent: &sent)
   }
@@ -13,7 +12,7 @@ extension JSONScanner {
   /// `change(names:)`, and where its fields object stands in `bytes` when it holds nothing but
   /// fields (each a value and at most one clock) sharing a clock: a server stores a new record's
   /// fields as they came instead of writing them again, which took an eighth of its first push.
-  mutating func change(names: inout [String], sent: inout Range<Int>?) throws -> WireChange {
+  mutating func change(names: inout FieldNames, sent: inout Range<Int>?) throws -> WireChange {
     var dataset: String?
     var id: String?
     var fields = WireFields()
@@ -40,42 +39,44 @@ extension JSONScanner {
     return WireChange(dataset: dataset, id: id, fields: fields)
   }
 
-  mutating func fields(names: inout [String]) throws -> WireFields {
+  mutating func fields(names: inout FieldNames) throws -> WireFields {
     var plain = true
     return try fields(names: &names, plain: &plain)
   }
 
   /// `fields(names:)`; `plain` false when a field holds more than a value and one clock, or when
   /// several fields each have a clock of their own and none is shared.
-  mutating func fields(names: inout [String], plain: inout Bool) throws -> WireFields {
+  mutating func fields(names: inout FieldNames, plain: inout Bool) throws -> WireFields {
     // Room for a whole record's fields at once.
-    var fields = WireFields(minimumCapacity: Swift.max(names.count, 16))
-    // The fields of a record written at once share one clock.
-    var last = JSONScanner.Repeated()
+    var fields = WireFields(minimumCapacity: Swift.max(names.names.count, 16))
     var position = 0
     // The record's shared clock ("*"); whether a field (one without "hlc") took it, and those
     // that wait for it.
     var shared: String?
     var taken = false
     var waiting: [String] = []
+    // The field before went after all the others: the last of `fields` is `names[position - 1]`.
+    var appended = true
     try rawMembers { p, key in
       if JSONScanner.is(key, "*") {
         guard shared == nil else { throw Malformed() }
-        shared = try p.string(repeating: &last)
+        shared = try p.string(repeating: &names.clock)
         return
       }
-      let name = JSONScanner.string(key, sameAs: position < names.count ? names[position] : nil)
-      if position < names.count { names[position] = name } else { names.append(name) }
+      let name = names.name(key, at: position)
+      // A name that sorts after the one before it goes at the end, unlike any name there: placed
+      // without comparing it again (most records name their fields in order, as all are written).
+      let inOrder = appended && names.sortsAfterPrevious[position]
       position += 1
       var value: WireValue?
       var hlc: String?
-      if case (let read, let clock)? = try p.writtenField(last: &last) {
+      if case (let read, let clock)? = try p.writtenField(last: &names.clock) {
         (value, hlc) = (read, clock)
       } else {
         try p.rawMembers { p, key in
           if JSONScanner.is(key, "hlc") {
             if hlc != nil { plain = false }
-            hlc = try p.string(repeating: &last)
+            hlc = try p.string(repeating: &names.clock)
             return
           }
           let node = try p.value()
@@ -88,16 +89,23 @@ extension JSONScanner {
         }
       }
       guard let value else { throw Malformed() }
-      // A field named twice is refused: which of the two counts would be the reader's guess.
+      let field: WireField
       if let hlc {
-        guard fields.insertNew(name, WireField(value: value, hlc: hlc)) else { throw Malformed() }
+        field = WireField(value: value, hlc: hlc)
       } else if let shared {
-        guard fields.insertNew(name, WireField(value: value, hlc: shared)) else { throw Malformed() }
+        field = WireField(value: value, hlc: shared)
         taken = true
       } else {
         // "*" may come after the fields that take it: given to them once it is read.
-        guard fields.insertNew(name, WireField(value: value, hlc: "")) else { throw Malformed() }
+        field = WireField(value: value, hlc: "")
         waiting.append(name)
+      }
+      if inOrder {
+        fields.append(afterAll: name, field)
+      } else {
+        // A field named twice is refused: which of the two counts would be the reader's guess.
+        guard fields.insertNew(name, field) else { throw Malformed() }
+        appended = fields.keys.last == name
       }
     }
     if let shared {

@@ -21,7 +21,7 @@ public enum WireJSON {
         switch key {
         case "changes":
           var list: [WireChange] = []
-          var names: [String] = []
+          var names = FieldNames()
           sent.removeAll()
           try p.elements { p in
             var range: Range<Int>?
@@ -60,7 +60,7 @@ public enum WireJSON {
   /// without `hlc` has the clock `"*"`).
   public static func fields(_ text: String) throws -> WireFields {
     try whole(text) { p in
-      var names: [String] = []
+      var names = FieldNames()
       return try p.fields(names: &names)
     }
   }
@@ -161,7 +161,7 @@ public enum WireJSON {
       try p.members { p, key in
         switch key {
         case "changes":
-          var names: [String] = []
+          var names = FieldNames()
           try p.elements { p in changes.append(try p.change(names: &names)) }
         case "cursor":
           guard case .string(let text) = try p.value() else { throw Malformed() }
@@ -202,7 +202,7 @@ public enum WireJSON {
   /// a key may be written with escapes.
   public static func withClockPerField(_ change: String) throws -> String {
     let parsed = try whole(change) { p in
-      var names: [String] = []
+      var names = FieldNames()
       return try p.change(names: &names)
     }
     var out: [UInt8] = []

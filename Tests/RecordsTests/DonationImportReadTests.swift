@@ -27,9 +27,12 @@ import Testing
   }
 
   @Test func rowsComeInFileOrder() throws {
-    let rows = try DonationStore.read([[row(2, c), row(3, a)], [row(4, b)]], parser).joined()
+    let read = try DonationStore.read([[row(2, c), row(3, a)], [row(4, b)]], parser)
+    let rows = read.rows.joined()
     #expect(rows.map(\.line) == [2, 3, 4])
     #expect(rows.map(\.donation.id) == [c, a, b])
+    // Each piece's places in id order, for the writer to merge.
+    #expect(read.order.map { $0.map(\.index) } == [[1, 0], [0]])
   }
 
   @Test func anIdAgainInALaterPieceIsFoundAndNamesItsFirstLine() {
@@ -53,24 +56,34 @@ import Testing
   }
 
   /// The order SQLite keeps text keys in (bytes), with ids that share their first eight bytes,
-  /// shorter ones, and ones beyond ASCII.
+  /// shorter ones, and ones beyond ASCII: each piece sorted on its own, then the pieces merged.
   @Test func newRecordsAreSortedAsSQLiteOrdersTheirIds() throws {
     var ids = (0..<2_000).map { _ in UUID().uuidString.lowercased() }
     ids += [
       "0b8a9f00-a", "0b8a9f00-", "0b8a9f00", "0b8a9f0", "", "0b8a9f00-5a3c-4f44-9a77-1c1c2a1d2e3f", "Zürich", "Zu", "é",
+      "e\u{301}", "0b8a9f00\u{E9}", "0b8a9f00e\u{301}",
     ]
     ids += ids.prefix(50).map { String($0.prefix(8)) + "-ffff" }
-    let records = ids.shuffled().map { (id: $0, values: [DatabaseValue.text($0)]) }
+    let shuffled = ids.shuffled()
     let db = try Database.inMemory()
     try db.execute("CREATE TABLE k (id TEXT PRIMARY KEY) WITHOUT ROWID")
     for id in ids { try db.execute("INSERT INTO k VALUES (?)", id) }
     let sqliteOrder = try db.query("SELECT id FROM k ORDER BY id") { try $0.get(0, as: String.self) }
-    let sorted = DonationStore.inIDOrder(records)
-    #expect(sorted.count == sqliteOrder.count)
-    let differs = sorted.indices.first {
-      sorted[$0].id != sqliteOrder[$0] || sorted[$0].values != [.text(sqliteOrder[$0])]
+    for count in [1, 2, 3, 7] {
+      let pieces = stride(from: 0, to: shuffled.count, by: (shuffled.count + count - 1) / count).map {
+        Array(shuffled[$0..<min($0 + (shuffled.count + count - 1) / count, shuffled.count)])
+      }
+      let orders = pieces.map { piece in
+        IDOrder.sorted(piece.indices.map { IDOrder.key(piece[$0], at: $0) }) { piece[$0] }
+      }
+      var sorted: [String] = []
+      IDOrder.merge(orders, id: { pieces[$0][$1] }, { sorted.append(pieces[$0][$1]) })
+      #expect(sorted.count == sqliteOrder.count)
+      // As bytes: String's == takes "\u{E9}" and "e\u{301}" for one text.
+      let differs = sorted.indices.first { Array(sorted[$0].utf8) != Array(sqliteOrder[$0].utf8) }
+      #expect(
+        differs == nil, "\(count) pieces, at \(differs ?? 0): \(differs.map { (sorted[$0], sqliteOrder[$0]) } as Any)")
     }
-    #expect(differs == nil, "at \(differs ?? 0): \(differs.map { (sorted[$0].id, sqliteOrder[$0]) } as Any)")
   }
 
   @Test func theFirstProblemFromTheTopWins() {

@@ -35,6 +35,56 @@ import Testing
     #expect(rest.map(\.id) == all.dropFirst(some.count).map(\.id))
   }
 
+  /// Whole records are read walking the table in id order while the outbox follows it, and
+  /// looked up where it does not: either way an entry carries its record as stored now, a
+  /// deleted one its tombstone, and another account's records (with ids beside theirs) none.
+  @Test func wholeRecordsReadInAnyOrderAreTheRecordsAsStored() throws {
+    let account = try TestAccount()
+    try account.db.execute(
+      "INSERT INTO account (id, email, password_hash, created_at) VALUES ('other', 'o@example.org', 'x', '2020-01-01')")
+    let now = Date(timeIntervalSince1970: 1_790_000_000)
+    func records(_ ids: [String]) -> [(id: String, values: [DatabaseValue])] {
+      ids.map { id in
+        let values: [String: DatabaseValue] = [
+          "kind": .text("plasma"), "status": .text("completed"), "completed_at": .text("2026-01-01T10:00:00.000Z"),
+          "place": .text("Centre \(id)"),
+        ]
+        return (id, Dataset.donation.fields.map { values[$0] ?? .null })
+      }
+    }
+    let ids = (0..<60).map { String(format: "r%02d", $0) }
+    let other = Replica(db: account.db, accountID: "other", now: now)
+    _ = try account.db.transaction { _ in try other.insertNew(.donation, records(ids.map { $0 + "-other" })) }
+    let replica = Replica(db: account.db, accountID: account.account.id, now: now)
+    // In id order, then against it, then with ids skipped, then back to the start.
+    let order =
+      Array(ids[0..<20]) + ids[20..<40].reversed() + stride(from: 40, to: 60, by: 3).map { ids[$0] } + ["r41", "r42"]
+    _ = try account.db.transaction { _ in try replica.insertNew(.donation, records(order)) }
+    let deleted: Set = ["r00", "r05", "r25", "r43", "r42"]
+    for id in deleted { try replica.delete(.donation, id: id) }
+    try replica.write(.donation, id: "r10", ["place": .text("Elsewhere")])
+
+    let columns = Dataset.donation.namesInOrder.map { "\"\($0)\"" }.joined(separator: ", ")
+    let stored = Dictionary(
+      uniqueKeysWithValues: try account.db.query(
+        "SELECT id, \(columns) FROM donation WHERE account_id = ?", account.account.id
+      ) { row in (try row.get(0, as: String.self), (1..<row.count).map { row[$0] }) })
+    for compact in [true, false] {
+      let pending = try replica.pending(limit: 10_000, in: VitalSchema.datasets, compact: compact)
+      let sent = Set(pending.filter { $0.field != FieldMerge.deleted }.map(\.id))
+      #expect(sent == Set(order).subtracting(deleted))
+      for entry in pending where entry.field != FieldMerge.deleted {
+        if let whole = entry.whole {
+          #expect(whole.values == stored[entry.id], "\(entry.id)")
+        } else {
+          let place = Dataset.donation.namesInOrder.firstIndex(of: entry.field)!
+          #expect(entry.value == stored[entry.id]?[place], "\(entry.id) \(entry.field)")
+        }
+      }
+      #expect(Set(pending.filter { $0.field == FieldMerge.deleted }.map(\.id)) == deleted)
+    }
+  }
+
   /// Imported records share one clock (`*=hlc`); one edited since has a clock of its own for the
   /// field it changed, and its other fields keep the import's.
   @Test func aRecordEditedAfterItsImportSendsEachFieldWithItsClock() throws {

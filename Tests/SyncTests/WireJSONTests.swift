@@ -125,6 +125,32 @@ import Testing
     }
   }
 
+  /// A field whose name sorts after the one before it, as it did in the record before, is put at
+  /// the end without a comparison: fields out of order, names that change, and a name twice
+  /// after either are still read as the reader that compares each would.
+  @Test func fieldsInAnyOrderAreHeldInNameOrderAndANameTwiceIsRefused() throws {
+    func change(_ id: Int, _ names: [String]) -> String {
+      let fields = names.enumerated().map { #""\#($1)":{"value":\#($0)}"# }.joined(separator: ",")
+      return #"{"dataset":"d","id":"\#(id)","fields":{"*":"h",\#(fields)}}"#
+    }
+    func page(_ changes: [[String]]) -> Data {
+      let list = changes.enumerated().map { change($0, $1) }.joined(separator: ",")
+      return Data(#"{"changes":[\#(list)],"cursor":"c","has_more":false}"#.utf8)
+    }
+    let orders = [
+      ["a", "b", "c"], ["b", "a", "c"], ["a", "b", "c"], ["b", "c"], ["b", "a"], ["a", "c", "b"], ["c"],
+    ]
+    let changes = try WireJSON.syncResponse(page(orders)).changes
+    #expect(changes.map(\.fields.keys) == orders.map { $0.sorted() })
+    for (change, names) in zip(changes, orders) {
+      #expect(names.enumerated().allSatisfy { change.fields[$1]?.value == .int(Int64($0)) })
+    }
+    for twice in [["a", "b", "b"], ["b", "a", "b"], ["a", "c", "c"], ["c", "a", "c"]] {
+      #expect(throws: WireJSON.Malformed.self, "\(twice)") { _ = try WireJSON.syncResponse(page(orders + [twice])) }
+      #expect(throws: WireJSON.Malformed.self, "\(twice)") { _ = try WireJSON.syncResponse(page([twice])) }
+    }
+  }
+
   /// Each change's fields object as written, where it holds nothing but fields sharing a clock:
   /// escapes and spaces stay; a member beside value and clock, one named twice, or a clock in
   /// each of several fields gives none.

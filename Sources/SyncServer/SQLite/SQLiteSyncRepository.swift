@@ -275,35 +275,47 @@ public actor SQLiteSyncRepository: SyncRepository {
     }
   }
 
-  /// The stored fields and sequence number of the records `changes` name, in one query. CROSS
-  /// JOIN keeps the named keys outside: left to itself SQLite walks every record of the user
-  /// (by `record_user_seq`) and scans the keys for each, which grows with the account.
+  /// The stored fields and sequence number of the records `changes` name, in one query per
+  /// dataset (a push mostly carries one). CROSS JOIN keeps the named keys outside: left to
+  /// itself SQLite walks every record of the user (by `record_user_seq`) and scans the keys for
+  /// each, which grows with the account.
   private func storedRecords(userID: String, _ changes: [ValidatedChange], db: Database) throws -> [MergedWrites.Key:
     StoredRecord]
   {
     guard !changes.isEmpty else { return [:] }
-    // Written as bytes: quoted, interpolated and joined, the keys cost a first push a third as
-    // much as the lookups they are for.
-    var keys: [UInt8] = [UInt8(ascii: "[")]
-    keys.reserveCapacity(changes.count * 64)
-    for (i, change) in changes.enumerated() {
-      if i > 0 { keys.append(UInt8(ascii: ",")) }
-      keys.append(UInt8(ascii: "["))
-      WireJSON.appendQuoted(change.dataset, to: &keys)
-      keys.append(UInt8(ascii: ","))
-      WireJSON.appendQuoted(change.id, to: &keys)
-      keys.append(UInt8(ascii: "]"))
+    // Each dataset's ids as a JSON array of texts, written as bytes: quoted, interpolated and
+    // joined, the keys cost a first push a third as much as the lookups they are for. An array
+    // of [dataset, id] pairs cost each key two JSON paths, as much again as its lookup.
+    var ids: [(dataset: String, json: [UInt8])] = []
+    var places: [String: Int] = [:]
+    var last: Int?
+    for change in changes {
+      let place: Int
+      if let last, ids[last].dataset == change.dataset {
+        place = last
+      } else if let known = places[change.dataset] {
+        place = known
+      } else {
+        place = ids.count
+        places[change.dataset] = place
+        ids.append((change.dataset, [UInt8(ascii: "[")]))
+        ids[place].json.reserveCapacity(changes.count * 40)
+      }
+      last = place
+      if ids[place].json.count > 1 { ids[place].json.append(UInt8(ascii: ",")) }
+      WireJSON.appendQuoted(change.id, to: &ids[place].json)
     }
-    keys.append(UInt8(ascii: "]"))
     var found: [MergedWrites.Key: StoredRecord] = [:]
-    try db.forEachRow(
-      """
-      SELECT r.dataset, r.row_id, r.fields, r.seq FROM json_each(?) k
-      CROSS JOIN records r ON r.user_id = ? AND r.dataset = k.value ->> 0 AND r.row_id = k.value ->> 1
-      """, String(decoding: keys, as: UTF8.self), userID
-    ) { row in
-      found[MergedWrites.key(try row.get(0), try row.get(1))] = StoredRecord(
-        fields: try row.get(2), seq: try row.get(3))
+    for (dataset, var list) in ids {
+      list.append(UInt8(ascii: "]"))
+      try db.forEachRow(
+        """
+        SELECT r.row_id, r.fields, r.seq FROM json_each(?) k
+        CROSS JOIN records r ON r.user_id = ? AND r.dataset = ? AND r.row_id = k.value
+        """, String(decoding: list, as: UTF8.self), userID, dataset
+      ) { row in
+        found[MergedWrites.key(dataset, try row.get(0))] = StoredRecord(fields: try row.get(1), seq: try row.get(2))
+      }
     }
     return found
   }

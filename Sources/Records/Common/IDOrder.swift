@@ -1,0 +1,71 @@
+import Foundation
+
+/// The order SQLite keeps text keys in (by their bytes), worked out for an import's new records:
+/// inserted in it, each record's keys land on the page the one before did, instead of a random
+/// page of a table larger than the cache (ids are random UUIDs). Each piece of a file is sorted
+/// on its own thread as it is read; the writer only merges them.
+enum IDOrder {
+  /// A record's place in its piece, and the first eight bytes of its id read as one number:
+  /// comparing those, not the ids as Strings, is what makes the sort quick.
+  struct Key: Sendable {
+    let prefix: UInt64
+    let index: Int32
+  }
+
+  /// The key of the record at `index` whose id is `id`.
+  static func key(_ id: String, at index: Int) -> Key {
+    var id = id
+    let prefix = id.withUTF8 { bytes in
+      var prefix: UInt64 = 0
+      for i in 0..<8 { prefix = prefix << 8 | UInt64(i < bytes.count ? bytes[i] : 0) }
+      return prefix
+    }
+    return Key(prefix: prefix, index: Int32(index))
+  }
+
+  /// `keys` sorted by their records' ids; `id` gives the id at a place, asked only of ids whose
+  /// first eight bytes are the same.
+  static func sorted(_ keys: consuming [Key], id: (Int) -> String) -> [Key] {
+    keys.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : less(id(Int($0.index)), id(Int($1.index))) }
+    return keys
+  }
+
+  /// Calls `body(piece, index)` for every record of `pieces` (each sorted), in the order of all
+  /// their ids; `id(piece, index)` gives an id, asked only where two share their first eight bytes.
+  static func merge(
+    _ pieces: [[Key]], id: (Int, Int) -> String, _ body: (_ piece: Int, _ index: Int) throws -> Void
+  ) rethrows {
+    var next = [Int](repeating: 0, count: pieces.count)
+    while true {
+      // A few pieces (one per core): the smallest head found by looking at each.
+      var best: (piece: Int, key: Key)?
+      for piece in pieces.indices where next[piece] < pieces[piece].count {
+        let key = pieces[piece][next[piece]]
+        if let known = best {
+          let before =
+            key.prefix != known.key.prefix
+            ? key.prefix < known.key.prefix
+            : less(id(piece, Int(key.index)), id(known.piece, Int(known.key.index)))
+          if !before { continue }
+        }
+        best = (piece, key)
+      }
+      guard let best else { return }
+      next[best.piece] += 1
+      try body(best.piece, Int(best.key.index))
+    }
+  }
+
+  /// Whether `a` sorts before `b` by their bytes, as SQLite compares text (String's `<` follows
+  /// Unicode's canonical order, which is not theirs).
+  static func less(_ a: String, _ b: String) -> Bool {
+    var (a, b) = (a, b)
+    return a.withUTF8 { a in
+      b.withUTF8 { b in
+        let common = min(a.count, b.count)
+        let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+        return order != 0 ? order < 0 : a.count < b.count
+      }
+    }
+  }
+}
