@@ -89,16 +89,18 @@ extension SyncClient {
     // Read in place: a copy of each entry (five texts) cost more than the rest of the cut.
     let end = pending.withUnsafeBufferPointer { pending in
       var total = 0
-      var seen = Set<String>(minimumCapacity: min(pending.count, records + 1))
+      // The entries of a record mostly follow each other: runs of them count the records at
+      // most once each too many. Only when the runs are over the count are records told apart.
+      func sameRecord(_ index: Int) -> Bool {
+        index > 0 && pending[index - 1].id == pending[index].id && pending[index - 1].dataset == pending[index].dataset
+      }
+      let runs = pending.indices.reduce(0) { $0 + (sameRecord($1) ? 0 : 1) }
+      var seen = Set<String>(minimumCapacity: runs > records ? min(pending.count, records + 1) : 0)
       for index in pending.indices {
         total += estimatedBytes(pending[index], sealed: sealed)
-        // A record begins here that no longer fits the count: the ones before it go, whole. (The
-        // entries of a record mostly follow each other: those are not looked up again.)
-        let sameRecord =
-          index > 0 && pending[index - 1].id == pending[index].id
-          && pending[index - 1].dataset == pending[index].dataset
-        if !sameRecord, seen.insert(pending[index].dataset + "\u{0}" + pending[index].id).inserted,
-          seen.count > records
+        // A record begins here that no longer fits the count: the ones before it go, whole.
+        if runs > records, !sameRecord(index),
+          seen.insert(pending[index].dataset + "\u{0}" + pending[index].id).inserted, seen.count > records
         {
           return index
         }
@@ -189,13 +191,21 @@ extension SyncClient {
           position = last
         } else {
           let (dataset, id) = (pending[index].dataset, pending[index].id)
-          if let known = positions[id], changes[known].dataset == dataset {
-            position = known
-          } else if positions[id] != nil, let known = shared[dataset + "\u{0}" + id] {
-            position = known
+          // One hash for a record not met before, as nearly all are: its place goes in, and only
+          // an id there already is put back.
+          if let known = positions.updateValue(changes.count, forKey: id) {
+            positions[id] = known
+            if changes[known].dataset == dataset {
+              position = known
+            } else if let other = shared[dataset + "\u{0}" + id] {
+              position = other
+            } else {
+              position = changes.count
+              shared[dataset + "\u{0}" + id] = position
+              changes.append(WireChange(dataset: dataset, id: id, fields: WireFields()))
+            }
           } else {
             position = changes.count
-            if positions[id] == nil { positions[id] = position } else { shared[dataset + "\u{0}" + id] = position }
             changes.append(WireChange(dataset: dataset, id: id, fields: WireFields()))
           }
         }
