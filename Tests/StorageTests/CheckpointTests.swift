@@ -79,4 +79,30 @@ import Testing
     #expect(try db.scalar(Int.self, "PRAGMA synchronous") == 1, "NORMAL back after a failure too")
     #expect(try db.scalar(Int.self, "SELECT count(*) FROM item") == 2)
   }
+
+  /// The log copied by another connection on another thread while the writer goes on: pages
+  /// reach the database file before the writer closes, and everything reads back whole.
+  @Test func aBackgroundCheckpointCopiesTheLogWhileTheWriterWrites() throws {
+    let before = try databaseBytes()
+    let checkpoint = try BackgroundCheckpoint(for: db, every: 100, limit: 1_000_000)
+    for _ in 0..<10 { try write(rows: 500) }
+    // The thread copies when it is scheduled: waited for, not timed.
+    for _ in 0..<500 where try databaseBytes() <= before + 1_000_000 { usleep(10_000) }
+    checkpoint.stop()
+    #expect(try databaseBytes() > before + 1_000_000, "copied before the writer closed")
+    let reader = try Database(path: folder.file("log.sqlite"))
+    #expect(try reader.scalar(Int.self, "SELECT count(*) FROM item") == 5_000)
+    #expect(try reader.scalar(String.self, "PRAGMA integrity_check") == "ok")
+    // After it, the writer copies its own log again as SQLite does by itself.
+    #expect(try db.scalar(Int.self, "PRAGMA wal_autocheckpoint") == 1_000)
+  }
+
+  /// A writer whose log reaches the limit copies it itself, whatever the thread does.
+  @Test func aBackgroundCheckpointsWriterCopiesItselfPastTheLimit() throws {
+    let before = try databaseBytes()
+    let checkpoint = try BackgroundCheckpoint(for: db, every: 1_000_000, limit: 100)
+    try write()
+    #expect(try databaseBytes() > before + 1_000_000)
+    checkpoint.stop()
+  }
 }
