@@ -35,20 +35,18 @@ final class RecordCursor {
     let matching = filter.enumerated().map { "\($1.column) = ?\($0 + 1)" }.joined(separator: " AND ")
     keyParameter = Int32(filter.count + 1)
     let head = "SELECT \(selected) FROM \(table) WHERE \(matching) AND \(key)"
-    lookup = try db.statement("\(head) = ?\(keyParameter)")
+    // Statements of its own: another dataset's cursor has the same text, and a cached statement
+    // would be reset and bound again under this one.
+    lookup = try db.uncachedStatement("\(head) = ?\(keyParameter)")
     let walkSQL = "\(head) >= ?\(keyParameter) ORDER BY \(key)"
     let arguments: [(any DatabaseValueConvertible)?] = filter.map(\.value) + [DatabaseValue.text("")]
     let plan = try db.query("EXPLAIN QUERY PLAN " + walkSQL, arguments: arguments) { try $0.get(3, as: String.self) }
-    walk = plan.contains { $0.contains("TEMP B-TREE") || !$0.contains("USING") } ? nil : try db.statement(walkSQL)
+    walk =
+      plan.contains { $0.contains("TEMP B-TREE") || !$0.contains("USING") } ? nil : try db.uncachedStatement(walkSQL)
     for (index, (_, value)) in filter.enumerated() {
       try lookup.bind(value, at: Int32(index + 1))
       try walk?.bind(value, at: Int32(index + 1))
     }
-  }
-
-  deinit {
-    lookup.reset()
-    walk?.reset()
   }
 
   /// What `read` makes of the row whose key is `key` (its columns: the key, then `columns`), or

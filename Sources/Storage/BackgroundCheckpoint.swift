@@ -79,10 +79,15 @@ public final class BackgroundCheckpoint: @unchecked Sendable {
   }
 
   /// Ends the copying (waiting for a copy under way) and gives the writer back its automatic
-  /// checkpoint.
+  /// checkpoint; again, does nothing. Until it is called the thread keeps this object, and its
+  /// connection, alive.
   public func stop() {
+    let first = state.withLock { state in
+      defer { state.stopped = true }
+      return !state.stopped
+    }
+    guard first else { return }
     sqlite3_wal_autocheckpoint(writer.handle, 1000)
-    state.withLock { $0.stopped = true }
     wakeUp.signal()
     done.wait()
   }

@@ -148,6 +148,13 @@ public final class Database {
     return statement
   }
 
+  /// A prepared statement of its own, not the cached one for `sql`: for a reader that stays on
+  /// a row while other statements run, some of them with the same text (`statement(_:)` would
+  /// reset it under the reader). Finalized when released.
+  public func uncachedStatement(_ sql: String) throws -> Statement {
+    try Statement(database: self, sql: sql)
+  }
+
   /// Runs one statement with positional arguments; returns the number of rows it changed.
   @discardableResult
   public func execute(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> Int {

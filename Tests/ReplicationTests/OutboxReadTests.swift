@@ -85,6 +85,56 @@ import Testing
     }
   }
 
+  /// Whole records of two datasets, their entries interleaved and their ids the same: each
+  /// dataset's records and clocks are read from its own rows, deleted ones as tombstones.
+  @Test func wholeRecordsOfTwoDatasetsInOneReadAreEachReadFromTheirOwnRows() throws {
+    let account = try TestAccount()
+    let replica = Replica(
+      db: account.db, accountID: account.account.id, now: Date(timeIntervalSince1970: 1_790_000_000))
+    let kinds: [(dataset: Dataset, values: [String: DatabaseValue])] = [
+      (
+        .donation,
+        [
+          "kind": .text("plasma"), "status": .text("completed"), "completed_at": .text("2026-01-01T10:00:00.000Z"),
+          "place": .text("Centre"),
+        ]
+      ),
+      (.medication, ["name": .text("Iron"), "times": .text("08:00"), "since": .text("2026-01-01T08:00:00.000Z")]),
+    ]
+    let ids = (0..<30).map { String(format: "r%02d", $0) }
+    for id in ids {
+      for (dataset, values) in kinds {
+        var values = values
+        values[dataset == .donation ? "place" : "name"] = .text("\(dataset.name) \(id)")
+        let record = (id: id, values: dataset.fields.map { values[$0] ?? .null })
+        #expect(try account.db.transaction { _ in try replica.insertNew(dataset, [record]) } == 1)
+      }
+    }
+    let deleted: [String: Set<String>] = ["donation": ["r03", "r10"], "medication": ["r10", "r20"]]
+    for (dataset, _) in kinds {
+      for id in deleted[dataset.name]! { try replica.delete(dataset, id: id) }
+    }
+    let pending = try replica.pending(limit: 10_000, in: VitalSchema.datasets, compact: true)
+    for (dataset, _) in kinds {
+      let column = dataset == .donation ? "place" : "name"
+      let stored = Dictionary(
+        uniqueKeysWithValues: try account.db.query(
+          "SELECT id, \(column) FROM \(dataset.table) WHERE account_id = ?", account.account.id
+        ) { row in (try row.get(0, as: String.self), row[1]) })
+      let entries = pending.filter { $0.dataset == dataset.name }
+      let whole = entries.filter { $0.whole != nil }
+      #expect(Set(whole.map(\.id)) == Set(ids).subtracting(deleted[dataset.name]!), "\(dataset.name)")
+      for entry in whole {
+        let place = entry.whole!.names.firstIndex(of: column)!
+        #expect(entry.whole!.values[place] == stored[entry.id], "\(dataset.name) \(entry.id)")
+      }
+      let tombstones = entries.filter { $0.field == FieldMerge.deleted }
+      #expect(Set(tombstones.map(\.id)) == deleted[dataset.name]!, "\(dataset.name)")
+      // The tombstone of a whole record is its deletion's, read from its own clocks.
+      #expect(tombstones.allSatisfy { $0.value == FieldMerge.Deletion.deleted.value }, "\(dataset.name)")
+    }
+  }
+
   /// Imported records share one clock (`*=hlc`); one edited since has a clock of its own for the
   /// field it changed, and its other fields keep the import's.
   @Test func aRecordEditedAfterItsImportSendsEachFieldWithItsClock() throws {

@@ -82,8 +82,8 @@ extension DonationStore {
       var new: [(id: String, values: [DatabaseValue])] = []
       new.reserveCapacity(count)
       IDOrder.merge(read.order, id: { read.rows[$0][$1].donation.id }) { piece, index in
-        let row = read.rows[piece][index]
-        if stored.isEmpty || stored[row.donation.id] == nil { new.append((row.donation.id, row.values)) }
+        let id = read.rows[piece][index].donation.id
+        if stored.isEmpty || stored[id] == nil { new.append((id, read.rows[piece][index].values)) }
       }
       // Many more new rows than stored ones: one sort for the date index after beats keeping
       // it in order row by row (rows come in id order, so each goes to a random page of it).

@@ -299,7 +299,8 @@ public actor SQLiteSyncRepository: SyncRepository {
         place = ids.count
         places[change.dataset] = place
         ids.append((change.dataset, [UInt8(ascii: "[")]))
-        ids[place].json.reserveCapacity(changes.count * 40)
+        // Mostly one dataset: room for all at once, not grown from small.
+        if place == 0 { ids[place].json.reserveCapacity(changes.count * 40) }
       }
       last = place
       if ids[place].json.count > 1 { ids[place].json.append(UInt8(ascii: ",")) }
