@@ -13,7 +13,6 @@ import Synchronization
 /// closes; the writer's own rules (`wal_autocheckpoint`) are back after.
 public final class BackgroundCheckpoint: @unchecked Sendable {
   private let writer: Database
-  private let copier: Database
   private let every: Int32
   private let limit: Int32
   private struct State {
@@ -21,22 +20,21 @@ public final class BackgroundCheckpoint: @unchecked Sendable {
     var asked: Int32 = 0
     var due = false
     var stopped = false
+    /// The thread is made (and its connection opened, there) at the first copy asked for: a
+    /// sync of one record never needs one, and opening a connection cost it milliseconds.
+    var started = false
   }
   private let state = Mutex(State())
   private let wakeUp = DispatchSemaphore(value: 0)
   private let done = DispatchSemaphore(value: 0)
 
-  /// Starts copying the log of `writer`'s database each time its commits add `every` pages.
-  /// Throws when a second connection cannot open the database.
-  public init(for writer: Database, every: Int32, limit: Int32) throws {
+  /// Copies the log of `writer`'s database each time its commits add `every` pages, from the
+  /// first time they do.
+  public init(for writer: Database, every: Int32, limit: Int32) {
     precondition(writer.path != ":memory:", "a database in memory has no log to copy")
     self.writer = writer
-    copier = try Database(path: writer.path)
     self.every = every
     self.limit = limit
-    let thread = Thread { [self] in run() }
-    thread.name = "checkpoint"
-    thread.start()
     // The hook replaces SQLite's automatic checkpoint, which is one such hook.
     sqlite3_wal_hook(
       writer.handle,
@@ -53,18 +51,27 @@ public final class BackgroundCheckpoint: @unchecked Sendable {
       sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
       return
     }
-    let ask = state.withLock { state in
+    let (ask, start) = state.withLock { state -> (Bool, Bool) in
       // A log started again from its beginning counts from there.
       if pages < state.asked { state.asked = 0 }
-      guard pages - state.asked >= every, !state.due else { return false }
+      guard pages - state.asked >= every, !state.due, !state.stopped else { return (false, false) }
       state.asked = pages
       state.due = true
-      return true
+      defer { state.started = true }
+      return (true, !state.started)
+    }
+    if start {
+      let thread = Thread { [self] in run() }
+      thread.name = "checkpoint"
+      thread.start()
     }
     if ask { wakeUp.signal() }
   }
 
   private func run() {
+    // Without a second connection (no descriptor left, the file held alone elsewhere) the
+    // writer's limit, or its close, copies the log.
+    let copier = try? Database(path: writer.path)
     while true {
       wakeUp.wait()
       let stopped = state.withLock { state in
@@ -73,21 +80,22 @@ public final class BackgroundCheckpoint: @unchecked Sendable {
       }
       if stopped { break }
       // Busy (another copy under way) or failed: the writer's limit, or its close, copies.
-      _ = sqlite3_wal_checkpoint_v2(copier.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+      if let copier { _ = sqlite3_wal_checkpoint_v2(copier.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
     }
     done.signal()
   }
 
   /// Ends the copying (waiting for a copy under way) and gives the writer back its automatic
-  /// checkpoint; again, does nothing. Until it is called the thread keeps this object, and its
-  /// connection, alive.
+  /// checkpoint; again, does nothing. Until it is called a thread once started keeps this
+  /// object, and its connection, alive.
   public func stop() {
-    let first = state.withLock { state in
+    let (first, started) = state.withLock { state in
       defer { state.stopped = true }
-      return !state.stopped
+      return (!state.stopped, state.started)
     }
     guard first else { return }
     sqlite3_wal_autocheckpoint(writer.handle, 1000)
+    guard started else { return }
     wakeUp.signal()
     done.wait()
   }

@@ -128,9 +128,7 @@ public final class SyncClient {
     // While pages stream in, the log is copied into the database on another core, every 4,000
     // pages (16 MiB): copied when this connection closed, a first sync's log kept this core
     // busy for a fifth of the sync after its last page. SQLite copies what is left at the close.
-    // Only a speed-up: without a second connection (no descriptor left, the file held alone
-    // elsewhere) the log is copied as before.
-    let checkpoint = db.path == ":memory:" ? nil : try? BackgroundCheckpoint(for: db, every: 4_000, limit: 20_000)
+    let checkpoint = db.path == ":memory:" ? nil : BackgroundCheckpoint(for: db, every: 4_000, limit: 20_000)
     defer { checkpoint?.stop() }
     // Statement journals of the many-row inserts stay in memory: in temporary files they were
     // most of a first sync's writes (several per record).

@@ -84,7 +84,7 @@ import Testing
   /// reach the database file before the writer closes, and everything reads back whole.
   @Test func aBackgroundCheckpointCopiesTheLogWhileTheWriterWrites() throws {
     let before = try databaseBytes()
-    let checkpoint = try BackgroundCheckpoint(for: db, every: 100, limit: 1_000_000)
+    let checkpoint = BackgroundCheckpoint(for: db, every: 100, limit: 1_000_000)
     for _ in 0..<10 { try write(rows: 500) }
     // The thread copies when it is scheduled: waited for, not timed.
     for _ in 0..<500 where try databaseBytes() <= before + 1_000_000 { usleep(10_000) }
@@ -100,7 +100,7 @@ import Testing
   /// A writer whose log reaches the limit copies it itself, whatever the thread does.
   @Test func aBackgroundCheckpointsWriterCopiesItselfPastTheLimit() throws {
     let before = try databaseBytes()
-    let checkpoint = try BackgroundCheckpoint(for: db, every: 1_000_000, limit: 100)
+    let checkpoint = BackgroundCheckpoint(for: db, every: 1_000_000, limit: 100)
     try write()
     #expect(try databaseBytes() > before + 1_000_000)
     checkpoint.stop()
