@@ -96,13 +96,8 @@ final class RecordCursor {
     }
   }
 
-  /// The row's key against `wanted`, as SQLite orders text (by its bytes).
+  /// The row's key against `wanted`, in SQLite's order (`TextOrder`).
   private static func compare(_ row: Row, _ wanted: UnsafeBufferPointer<UInt8>) -> Int {
-    row.withUTF8(0) { key in
-      guard let key else { return -1 }
-      let common = min(key.count, wanted.count)
-      let order = common == 0 ? 0 : memcmp(key.baseAddress!, wanted.baseAddress!, common)
-      return order != 0 ? Int(order) : key.count - wanted.count
-    }
+    row.withUTF8(0) { key in key.map { TextOrder.compare($0, wanted) } ?? -1 }
   }
 }

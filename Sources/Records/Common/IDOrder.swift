@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 /// The order SQLite keeps text keys in (by their bytes), worked out for an import's new records:
 /// inserted in it, each record's keys land on the page the one before did, instead of a random
@@ -26,7 +27,7 @@ enum IDOrder {
   /// `keys` sorted by their records' ids; `id` gives the id at a place, asked only of ids whose
   /// first eight bytes are the same.
   static func sorted(_ keys: consuming [Key], id: (Int) -> String) -> [Key] {
-    keys.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : less(id(Int($0.index)), id(Int($1.index))) }
+    keys.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : TextOrder.less(id(Int($0.index)), id(Int($1.index))) }
     return keys
   }
 
@@ -45,7 +46,7 @@ enum IDOrder {
           let before =
             key.prefix != known.key.prefix
             ? key.prefix < known.key.prefix
-            : less(id(piece, Int(key.index)), id(known.piece, Int(known.key.index)))
+            : TextOrder.less(id(piece, Int(key.index)), id(known.piece, Int(known.key.index)))
           if !before { continue }
         }
         best = (piece, key)
@@ -53,19 +54,6 @@ enum IDOrder {
       guard let best else { return }
       next[best.piece] += 1
       try body(best.piece, Int(best.key.index))
-    }
-  }
-
-  /// Whether `a` sorts before `b` by their bytes, as SQLite compares text (String's `<` follows
-  /// Unicode's canonical order, which is not theirs).
-  static func less(_ a: String, _ b: String) -> Bool {
-    var (a, b) = (a, b)
-    return a.withUTF8 { a in
-      b.withUTF8 { b in
-        let common = min(a.count, b.count)
-        let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
-        return order != 0 ? order < 0 : a.count < b.count
-      }
     }
   }
 }
