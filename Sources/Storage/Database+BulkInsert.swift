@@ -10,11 +10,8 @@ extension Database {
   /// `body` fails they are built again all the same.
   public func withIndexesBuiltAfter<T>(on table: String, _ body: () throws -> T) throws -> T {
     precondition(isInTransaction, "indexes are dropped for a bulk insert only inside a transaction")
-    let indexes = try query(
-      "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name",
-      table
-    ) { (name: try $0.get(0, as: String.self), sql: try $0.get(1, as: String.self)) }
-    for index in indexes { try execute("DROP INDEX \"\(index.name.replacingOccurrences(of: "\"", with: "\"\""))\"") }
+    let indexes = try createdIndexes(on: table)
+    for index in indexes { try dropIndex(index.name) }
     let result: T
     do {
       result = try body()

@@ -6,13 +6,13 @@ extension Database {
   /// filled table. Run inside a transaction (a migration is one).
   public func rebuild(_ name: String, as sql: String) throws {
     let aside = "\(name)_before_rebuild"
-    for index in try indexes(of: name) { try execute("DROP INDEX \(index.name)") }
+    for index in try createdIndexes(on: name) { try dropIndex(index.name) }
     let existing = Set(try columns(of: name))
     try execute("ALTER TABLE \(name) RENAME TO \(aside)")
     try executeScript(sql)
     // Indexes are cheaper made once over the rows than kept up while they go in.
-    let indexes = try indexes(of: name)
-    for index in indexes { try execute("DROP INDEX \(index.name)") }
+    let indexes = try createdIndexes(on: name)
+    for index in indexes { try dropIndex(index.name) }
     let shared = try columns(of: name).filter(existing.contains).map { "\"\($0)\"" }.joined(separator: ", ")
     try execute("INSERT INTO \(name) (\(shared)) SELECT \(shared) FROM \(aside)")
     try execute("DROP TABLE \(aside)")
@@ -22,13 +22,6 @@ extension Database {
   /// Gives `table` the shape its description has now (`rebuild(_:as:)`).
   public func rebuild(_ table: Table) throws {
     try rebuild(table.name, as: table.createStatements.joined(separator: "\n"))
-  }
-
-  private func indexes(of table: String) throws -> [(name: String, sql: String)] {
-    try query(
-      "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY rowid",
-      table
-    ) { (try $0.get(0, as: String.self), try $0.get(1, as: String.self)) }
   }
 
   private func columns(of table: String) throws -> [String] {

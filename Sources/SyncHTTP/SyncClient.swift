@@ -104,12 +104,17 @@ public final class SyncClient {
     defer { pulled.rollBack() }
     do {
       let summary = try await sync(token: token, cursor: cursor, saveCursor: saveCursor, progress: progress, pulled)
+      // Indexes a first sync left out (`DeferredIndexes`), or an earlier one that stopped
+      // before its end, built in its last commit.
+      try DeferredIndexes.restore(in: db)
       try pulled.commit()
       return summary
     } catch {
       // What the sync merged before it failed is kept; a commit that fails is the error then,
-      // so that no one goes on from a cursor that was not stored.
+      // so that no one goes on from a cursor that was not stored. Indexes that cannot be built
+      // now are built by the next sync.
       try pulled.commit()
+      _ = try? DeferredIndexes.restore(in: db)
       throw error
     }
   }
@@ -228,6 +233,11 @@ public final class SyncClient {
       }
       try bounds.check(since: received.since, received.response)
       let response = received.response
+      // A first sync of more than a page fills empty tables: their other indexes are built
+      // once at its end (`DeferredIndexes`), not record by record at random places.
+      if received.since == nil, response.hasMore {
+        try pulled.write(rows: 0) { db in try DeferredIndexes.drop(on: datasets, in: db) }
+      }
       if outgoing.isEmpty && response.hasMore && !bounds.exhausted {
         prefetched = Self.prefetch(
           since: response.cursor, key: key, url: url, token: token, datasets: datasets)

@@ -1,0 +1,65 @@
+import Storage
+
+/// Indexes left out of tables while a first sync fills them, and built once at its end.
+///
+/// A new device's first sync brings records in id order, which the tables' other indexes (a
+/// donation's date, a sample's type and start) do not follow: each record went to a random page
+/// of each, and a first sync of 100,000 shuffled donations spent about a third of its time there.
+/// One sort at the end writes each page once. A first sync commits every few seconds, so that a
+/// crash keeps what came, and an index is then missing between two commits: each one dropped is
+/// noted in `meta` in the transaction that drops it, and built again by the next sync if this
+/// one does not get to it. Until then the tables answer as before, more slowly.
+public enum DeferredIndexes {
+  static let notePrefix = "deferred_index:"
+
+  /// Drops the created indexes (not those of keys and UNIQUE constraints) of every table of
+  /// `datasets` that holds no row, and notes each; inside the caller's transaction. Returns the
+  /// names dropped.
+  @discardableResult
+  public static func drop(on datasets: [Dataset], in db: Database) throws -> [String] {
+    precondition(db.isInTransaction, "an index is dropped and noted in one transaction")
+    var tables: [String] = []
+    for dataset in datasets where !tables.contains(dataset.table) { tables.append(dataset.table) }
+    var dropped: [String] = []
+    for table in tables where try db.scalar(Int.self, "SELECT 1 FROM \"\(table)\" LIMIT 1") == nil {
+      for index in try db.createdIndexes(on: table) {
+        try db.execute(
+          "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", notePrefix + index.name, index.sql)
+        try db.dropIndex(index.name)
+        dropped.append(index.name)
+      }
+    }
+    return dropped
+  }
+
+  /// Builds every noted index that is missing and forgets the notes, in a transaction of its
+  /// own unless the caller's is open. Nothing is written when there is no note (every sync asks).
+  /// Returns the names built.
+  @discardableResult
+  public static func restore(in db: Database) throws -> [String] {
+    let notes = try noted(in: db)
+    guard !notes.isEmpty else { return [] }
+    return try db.transactionOrPart { db in
+      var built: [String] = []
+      for index in notes {
+        if try !db.hasIndex(named: index.name) {
+          try db.execute(index.sql)
+          built.append(index.name)
+        }
+        try db.execute("DELETE FROM meta WHERE key = ?", notePrefix + index.name)
+      }
+      return built
+    }
+  }
+
+  /// The indexes noted as dropped and not built again yet.
+  public static func noted(in db: Database) throws -> [Database.CreatedIndex] {
+    // `substr` and not LIKE: an index name may hold `_` or `%`.
+    try db.query(
+      "SELECT key, value FROM meta WHERE substr(key, 1, ?) = ? ORDER BY key", notePrefix.count, notePrefix
+    ) {
+      Database.CreatedIndex(
+        name: String(try $0.get(0, as: String.self).dropFirst(notePrefix.count)), sql: try $0.get(1, as: String.self))
+    }
+  }
+}
