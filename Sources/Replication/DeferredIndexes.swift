@@ -53,13 +53,10 @@ public enum DeferredIndexes {
   }
 
   /// The indexes noted as dropped and not built again yet.
-  public static func noted(in db: Database) throws -> [Database.CreatedIndex] {
+  public static func noted(in db: Database) throws -> [(name: String, sql: String)] {
     // `substr` and not LIKE: an index name may hold `_` or `%`.
     try db.query(
       "SELECT key, value FROM meta WHERE substr(key, 1, ?) = ? ORDER BY key", notePrefix.count, notePrefix
-    ) {
-      Database.CreatedIndex(
-        name: String(try $0.get(0, as: String.self).dropFirst(notePrefix.count)), sql: try $0.get(1, as: String.self))
-    }
+    ) { (String(try $0.get(0, as: String.self).dropFirst(notePrefix.count)), try $0.get(1, as: String.self)) }
   }
 }
