@@ -12,7 +12,7 @@ import Storage
 public enum DeferredIndexes {
   static let notePrefix = "deferred_index:"
 
-  /// Drops the created indexes (not those of keys and UNIQUE constraints) of every table of
+  /// Drops the created indexes (not UNIQUE ones, nor those of keys and constraints) of every table of
   /// `datasets` that holds no row, and notes each; inside the caller's transaction. Returns the
   /// names dropped.
   @discardableResult
@@ -22,7 +22,12 @@ public enum DeferredIndexes {
     for dataset in datasets where !tables.contains(dataset.table) { tables.append(dataset.table) }
     var dropped: [String] = []
     for table in tables where try db.scalar(Int.self, "SELECT 1 FROM \"\(table)\" LIMIT 1") == nil {
-      for index in try db.createdIndexes(on: table) {
+      // A UNIQUE index is a rule the rows must keep while they come, not only a way to find them.
+      let unique = Set(
+        try db.query("SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 1", table) {
+          try $0.get(0, as: String.self)
+        })
+      for index in try db.createdIndexes(on: table) where !unique.contains(index.name) {
         try db.execute(
           "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", notePrefix + index.name, index.sql)
         try db.dropIndex(index.name)
@@ -34,7 +39,9 @@ public enum DeferredIndexes {
 
   /// Builds every noted index that is missing and forgets the notes, in a transaction of its
   /// own unless the caller's is open. Nothing is written when there is no note (every sync asks).
-  /// Returns the names built.
+  /// A note whose statement no longer builds (a migration changed the table since) is forgotten
+  /// too: the migration made the indexes the table has now, and a sync that merged everything
+  /// must not fail for good over an index. Returns the names built.
   @discardableResult
   public static func restore(in db: Database) throws -> [String] {
     let notes = try noted(in: db)
@@ -43,8 +50,8 @@ public enum DeferredIndexes {
       var built: [String] = []
       for index in notes {
         if try !db.hasIndex(named: index.name) {
-          try db.execute(index.sql)
-          built.append(index.name)
+          // A savepoint each: one that fails leaves the others' work in place.
+          if (try? db.transaction { db in try db.execute(index.sql) }) != nil { built.append(index.name) }
         }
         try db.execute("DELETE FROM meta WHERE key = ?", notePrefix + index.name)
       }

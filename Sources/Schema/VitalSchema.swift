@@ -75,6 +75,10 @@ public enum VitalSchema {
   /// before anything is written.
   public static func open(path: String) throws -> Database {
     let db = try Database(path: path)
+    // Indexes a first sync left out and a crash kept out (`DeferredIndexes`) are built before
+    // a migration changes their tables: a note never outlives the schema it was written for.
+    let applied = try migrator.checkCompatible(db).count
+    if applied > 0, applied < migrator.migrations.count { try DeferredIndexes.restore(in: db) }
     try migrator.migrate(db)
     return db
   }

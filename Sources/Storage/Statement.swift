@@ -136,7 +136,11 @@ public final class Statement {
   func withUTF8<T>(_ index: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) rethrows -> T {
     // NULL is the one value whose text is no pointer (empty text has one), and asking the type
     // first was a tenth of an export's reading.
-    guard let text = sqlite3_column_text(handle, index) else { return try body(nil) }
+    guard let text = sqlite3_column_text(handle, index) else {
+      // The other way to get no pointer: a number made into text with no memory left for it.
+      precondition(sqlite3_column_type(handle, index) == SQLITE_NULL, "SQLite is out of memory")
+      return try body(nil)
+    }
     return try body(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))))
   }
 

@@ -113,8 +113,8 @@ public final class SyncClient {
       // What the sync merged before it failed is kept; a commit that fails is the error then,
       // so that no one goes on from a cursor that was not stored. Indexes that cannot be built
       // now are built by the next sync.
+      defer { _ = try? DeferredIndexes.restore(in: db) }
       try pulled.commit()
-      _ = try? DeferredIndexes.restore(in: db)
       throw error
     }
   }

@@ -19,10 +19,14 @@ import Testing
       let minute = Int.random(in: 0..<600, using: &generator)
       let date = String(
         format: "2025-%02d-%02dT%02d:%02d:00.000Z", 1 + minute % 12, 1 + minute % 28, minute / 60, minute % 60)
+      // The key is the completion, else the appointment: some rows have both, and one an empty
+      // completion, which SQLite orders after every date and before no date.
       let (status, scheduled, completed): (String, String?, String?) =
         switch i % 10 {
         case 0: ("cancelled", nil, nil)
         case 1: ("cancelled", date, nil)
+        case 2: ("completed", "2025-06-30T10:00:00.000Z", date)
+        case 3 where i < 10: ("completed", "2025-06-30T10:00:00.000Z", "")
         default: ("completed", nil, date)
         }
       try t.db.execute(

@@ -60,6 +60,44 @@ import Testing
     #expect(try DeferredIndexes.restore(in: db).isEmpty)
     #expect(try DeferredIndexes.noted(in: db).isEmpty)
     #expect(try db.hasIndex(named: "donation_account_date"))
+
+    // A note a migration made stale (its table or column gone) is forgotten without failing,
+    // and the others are built all the same.
+    try db.transaction { db in _ = try DeferredIndexes.drop(on: [.period], in: db) }
+    try db.execute(
+      "INSERT INTO meta (key, value) VALUES ('deferred_index:period_old', 'CREATE INDEX period_old ON period(gone)')")
+    #expect(try DeferredIndexes.restore(in: db) == ["period_account_start"])
+    #expect(try DeferredIndexes.noted(in: db).isEmpty)
+    #expect(try !db.hasIndex(named: "period_old"))
+  }
+
+  @Test func aUniqueIndexStays() throws {
+    let db = try TestAccount().db
+    try db.execute("CREATE UNIQUE INDEX donation_place_once ON donation(account_id, place)")
+    let dropped = try db.transaction { db in try DeferredIndexes.drop(on: [.donation], in: db) }
+    #expect(dropped == ["donation_account_date"])
+    #expect(try db.hasIndex(named: "donation_place_once"))
+  }
+
+  /// A crash during a first sync, then a new release: the indexes are built before its
+  /// migrations change the tables, so that no note outlives the schema it was written for.
+  @Test func notesAreBuiltBeforeMigrations() throws {
+    var template = Array((NSTemporaryDirectory() + "/vital-deferred-XXXXXX").utf8CString)
+    let folder = String(cString: mkdtemp(&template)!)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/vital.sqlite"
+    do {
+      let db = try Database(path: path)
+      try Migrator(Array(VitalSchema.migrator.migrations.dropLast())).migrate(db)
+      // The last migration leaves health samples alone: only the open builds their index.
+      try db.transaction { db in
+        let noted = try DeferredIndexes.drop(on: [.healthSample], in: db)
+        #expect(noted.contains("health_sample_type_start"))
+      }
+    }
+    let db = try VitalSchema.open(path: path)
+    #expect(try db.hasIndex(named: "health_sample_type_start") && db.hasIndex(named: "health_sample_sleep"))
+    #expect(try DeferredIndexes.noted(in: db).isEmpty)
   }
 
   @Test func aFailedDropLeavesIndexesAndNotesAsTheyWere() throws {
