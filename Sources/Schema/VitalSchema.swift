@@ -77,9 +77,7 @@ public enum VitalSchema {
     let db = try Database(path: path)
     // Indexes a first sync left out and a crash kept out (`DeferredIndexes`) are built before
     // a migration changes their tables: a note never outlives the schema it was written for.
-    let applied = try migrator.checkCompatible(db).count
-    if applied > 0, applied < migrator.migrations.count { try DeferredIndexes.restore(in: db) }
-    try migrator.migrate(db)
+    try migrator.migrate(db, beforeUpgrade: { try DeferredIndexes.restore(in: $0) })
     return db
   }
 }

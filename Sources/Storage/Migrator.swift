@@ -49,10 +49,13 @@ public struct Migrator: Sendable {
   }
 
   /// Brings `db` up to date; returns the names it applied (none when already current).
+  /// `beforeUpgrade` runs once before the first migration of a database that had some applied
+  /// already (an upgrade, not a new file), and never when nothing is to be applied.
   @discardableResult
-  public func migrate(_ db: Database) throws -> [String] {
+  public func migrate(_ db: Database, beforeUpgrade: (Database) throws -> Void = { _ in }) throws -> [String] {
     // Every command opens the database: when all is applied, no write transaction is needed.
     let alreadyApplied = Set(try checkCompatible(db))
+    if !alreadyApplied.isEmpty, alreadyApplied.count < migrations.count { try beforeUpgrade(db) }
     var done: [String] = []
     for (index, migration) in migrations.enumerated() where !alreadyApplied.contains(migration.name) {
       let applied = try db.transaction(.immediate) { db -> Bool in

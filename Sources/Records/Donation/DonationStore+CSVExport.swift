@@ -13,7 +13,7 @@ extension DonationStore {
   @discardableResult
   public func exportCSV(write: @escaping ([UInt8]) throws -> Void) throws -> Int {
     let expected = try db.scalar(Int.self, "SELECT count(*) FROM donation WHERE account_id = ?", account.id) ?? 0
-    let lines = ExportLines(expected: expected, times: LocalTimeFormatter(timeZone: calendar.timeZone))
+    let lines = OnQueue(ExportLines(expected: expected, times: LocalTimeFormatter(timeZone: calendar.timeZone)))
     let queue = DispatchQueue(label: "vital.donor-export")
     let width = Self.csvHeader.count
     var batch = RawRows(columns: width)
@@ -27,14 +27,14 @@ extension DonationStore {
         for column in 0..<width { row.withUTF8(column) { batch.append($0) } }
         if batch.rows == RawRows.rowsPerBatch {
           let full = batch
-          queue.async { lines.add(full) }
+          queue.async { lines.value.add(full) }
           batch = RawRows(columns: width)
         }
       }
     }
     let last = batch
-    queue.sync { lines.add(last) }
-    return try lines.write(header: Self.csvHeader, to: write)
+    queue.sync { lines.value.add(last) }
+    return try lines.value.write(header: Self.csvHeader, to: write)
   }
 
   /// Rows as SQLite gave them, one batch: each column's bytes one after another.
@@ -60,9 +60,17 @@ extension DonationStore {
     }
   }
 
-  /// The export's lines, made from batches of rows in the order they come (on the queue that
-  /// owns this, one batch at a time), then sorted and written.
-  private final class ExportLines: @unchecked Sendable {
+  /// A value that only the export's queue touches until the caller's last `queue.sync`: the
+  /// queue runs its blocks in order, so that the caller reads it only after every batch is in.
+  private final class OnQueue<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+  }
+
+  /// The export's lines, made from batches of rows in the order they come, then sorted and
+  /// written. A struct changed in place: as properties of a class, each appended byte asked
+  /// whether the buffer was shared and whether another access was under way.
+  private struct ExportLines {
     let expected: Int
     let times: LocalTimeFormatter
     // Buffers sized once: grown by doubling, the rows' text was copied again at each step, and
@@ -78,18 +86,7 @@ extension DonationStore {
       rows.reserveCapacityInHugePages(expected)
     }
 
-    func add(_ batch: RawRows) {
-      // Worked on as locals: appended to as properties of a class, each byte asked whether the
-      // buffer was shared and whether another access was under way.
-      var (lines, keys, rows) = (CSVWriter(collecting: 0), [UInt8](), [ExportLine]())
-      swap(&lines, &self.lines)
-      swap(&keys, &self.keys)
-      swap(&rows, &self.rows)
-      defer {
-        swap(&lines, &self.lines)
-        swap(&keys, &self.keys)
-        swap(&rows, &self.rows)
-      }
+    mutating func add(_ batch: RawRows) {
       let fields = batch.columns
       batch.bytes.withUnsafeBufferPointer { bytes in
         func cell(_ row: Int, _ column: Int) -> UnsafeBufferPointer<UInt8>? {
