@@ -61,15 +61,21 @@ extension SyncClient {
     }
   }
 
-  /// The next page, requested while this one is applied; sealed pages are opened on the way,
-  /// on another core than the one writing the database.
+  /// The next page, requested while this one is applied (or taken from `lookahead`, which sent
+  /// the request already); sealed pages are opened on the way, on another core than the one
+  /// writing the database. Once it came, the page after it is asked for through `lookahead`.
   static func prefetch(
-    since cursor: String, key: DataKey?, url: URL, token: String, datasets: [Dataset]
+    since cursor: String, key: DataKey?, url: URL, token: String, datasets: [Dataset], bounds: PullBounds,
+    lookahead: Lookahead
   ) -> Task<Received, any Error> {
-    Task {
-      let response = try await exchange(
-        WireJSON.encode(SyncRequest(since: cursor, changes: [], keyID: key?.keyID)), url: url,
-        token: token)
+    let request = lookahead.take(since: cursor) ?? pull(since: cursor, key: key, url: url, token: token)
+    return Task {
+      let response = try await withTaskCancellationHandler {
+        try await request.value
+      } onCancel: {
+        request.cancel()
+      }
+      lookahead.follow(response, since: cursor, bounds: bounds, key: key, url: url, token: token)
       guard let key, response.encrypted else {
         return Received(since: cursor, response: response, checked: check(response.changes, in: datasets, ahead: true))
       }

@@ -98,6 +98,12 @@ public final class SyncClient {
     token: String, cursor: String?, saveCursor: (String) throws -> Void,
     progress: (Summary) -> Void = { _ in }
   ) async throws -> Summary {
+    // While pages stream in, the log is copied into the database on another core, every 4,000
+    // pages (16 MiB): copied when this connection closed, a first sync's log kept this core
+    // busy for a fifth of the sync after its last page. SQLite copies what is left at the close.
+    // Stopped after the last commit, so that a copy under way goes on while the indexes are built.
+    let checkpoint = db.path == ":memory:" ? nil : BackgroundCheckpoint(for: db, every: 4_000, limit: 20_000)
+    defer { checkpoint?.stop() }
     // Pulled pages with their cursor, committed several at once (the lock is held meanwhile,
     // also while the next page is on its way).
     let pulled = CommitGroup(db, rowsPerCommit: recordsPerCommit, secondsOpen: secondsPerCommit)
@@ -127,14 +133,14 @@ public final class SyncClient {
     var bounds = PullBounds(server: url.absoluteString, maxBytes: maxPullBytes)
     var loop = SyncLoop(limits: limits)
     // While one page is applied the next is already on its way: the server's time and the
-    // network hide behind the local writes.
+    // network hide behind the local writes. The request for the page after that goes out as
+    // soon as the next one came (`Lookahead`), while it is checked here.
     var prefetched: Task<Received, any Error>?
-    defer { prefetched?.cancel() }
-    // While pages stream in, the log is copied into the database on another core, every 4,000
-    // pages (16 MiB): copied when this connection closed, a first sync's log kept this core
-    // busy for a fifth of the sync after its last page. SQLite copies what is left at the close.
-    let checkpoint = db.path == ":memory:" ? nil : BackgroundCheckpoint(for: db, every: 4_000, limit: 20_000)
-    defer { checkpoint?.stop() }
+    let lookahead = Lookahead()
+    defer {
+      prefetched?.cancel()
+      lookahead.close()
+    }
     // Statement journals of the many-row inserts stay in memory: in temporary files they were
     // most of a first sync's writes (several per record).
     try db.keepJournalsInMemory()
@@ -222,6 +228,7 @@ public final class SyncClient {
         // What was read ahead belongs to a request that did not go through.
         prefetched?.cancel()
         prefetched = nil
+        lookahead.drop()
         prepared = nil
         try perform(loop.refused(error, sent: sent), &summary)
         continue
@@ -240,7 +247,10 @@ public final class SyncClient {
       }
       if outgoing.isEmpty && response.hasMore && !bounds.exhausted {
         prefetched = Self.prefetch(
-          since: response.cursor, key: key, url: url, token: token, datasets: datasets)
+          since: response.cursor, key: key, url: url, token: token, datasets: datasets, bounds: bounds,
+          lookahead: lookahead)
+      } else {
+        lookahead.drop()
       }
       // Nothing of a page is applied unless all of it opens.
       if response.encrypted, sealer == nil { throw SyncError.encrypted }
