@@ -69,13 +69,14 @@ extension SyncClient {
     lookahead: Lookahead
   ) -> Task<Received, any Error> {
     let request = lookahead.take(since: cursor) ?? pull(since: cursor, key: key, url: url, token: token)
+    let turn = lookahead.turn
     return Task {
       let response = try await withTaskCancellationHandler {
         try await request.value
       } onCancel: {
         request.cancel()
       }
-      lookahead.follow(response, since: cursor, bounds: bounds, key: key, url: url, token: token)
+      lookahead.follow(response, since: cursor, bounds: bounds, turn: turn, key: key, url: url, token: token)
       guard let key, response.encrypted else {
         return Received(since: cursor, response: response, checked: check(response.changes, in: datasets, ahead: true))
       }

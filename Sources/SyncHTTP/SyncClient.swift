@@ -196,6 +196,12 @@ public final class SyncClient {
           try write(unwritten.take())
           received = try await next.value
         } else {
+          // Changes to push came while a page was read ahead: that page and the one after it
+          // are asked for again, with this push.
+          if let next = prefetched.take() {
+            next.cancel()
+            lookahead.drop()
+          }
           let body = WireJSON.encode(since: since, keyID: key?.keyID, changes: batch.encoded)
           if body.count > limits.bodyBytes, !outgoing.isEmpty {
             // The estimate fell short (text that grows when escaped).
