@@ -7,30 +7,36 @@ import Storage
 public struct HLC: Comparable, Hashable, Sendable, CustomStringConvertible {
   public let milliseconds: Int64
   public let counter: Int
-  public let node: String
-  /// The canonical text, made once: sync writes it for every field it stores.
+  /// The canonical text, made once: sync writes it for every field it stores. The node is its
+  /// end, not a second text: a clock goes with every field a pull reads and writes, and a copy
+  /// of one retained and released two texts (the node, at 16 characters, one too long to be
+  /// kept inline).
   public let description: String
+  /// Where the node begins in `description`, in UTF-8 bytes.
+  private let nodeStart: Int
+
+  /// The node (device) id.
+  public var node: String { String(decoding: description.utf8.dropFirst(nodeStart), as: UTF8.self) }
 
   public init(milliseconds: Int64, counter: Int, node: String) {
-    self.init(milliseconds: milliseconds, counter: counter, node: node, text: nil)
+    let hex = String(counter, radix: 16)
+    let text =
+      ISO8601.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000)) + "-"
+      + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "-" + node
+    self.init(milliseconds: milliseconds, counter: counter, nodeStart: text.utf8.count - node.utf8.count, text: text)
   }
 
-  private init(milliseconds: Int64, counter: Int, node: String, text: String?) {
+  private init(milliseconds: Int64, counter: Int, nodeStart: Int, text: String) {
     self.milliseconds = milliseconds
     self.counter = counter
-    self.node = node
-    if let text {
-      description = text
-    } else {
-      let hex = String(counter, radix: 16)
-      description =
-        ISO8601.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000)) + "-"
-        + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "-" + node
-    }
+    self.nodeStart = nodeStart
+    self.description = text
   }
 
+  /// The text is the clock's alone (one canonical form), so equal clocks have equal texts and
+  /// the node is compared there.
   public static func == (a: HLC, b: HLC) -> Bool {
-    a.milliseconds == b.milliseconds && a.counter == b.counter && a.node == b.node
+    a.milliseconds == b.milliseconds && a.counter == b.counter && a.description == b.description
   }
 
   public func hash(into hasher: inout Hasher) { hasher.combine(description) }
@@ -40,10 +46,10 @@ public struct HLC: Comparable, Hashable, Sendable, CustomStringConvertible {
   public init?(_ text: String) {
     var text = text
     guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
-    self.init(milliseconds: parsed.milliseconds, counter: parsed.counter, node: parsed.node, text: text)
+    self.init(milliseconds: parsed.milliseconds, counter: parsed.counter, nodeStart: 30, text: text)
   }
 
-  private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> (milliseconds: Int64, counter: Int, node: String)? {
+  private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> (milliseconds: Int64, counter: Int)? {
     // YYYY-MM-DDTHH:MM:SS.mmmZ-cccc-nnnnnnnnnnnnnnnn
     guard b.count == 46, b[4] == 45, b[7] == 45, b[10] == 84, b[13] == 58, b[16] == 58, b[19] == 46, b[23] == 90,
       b[24] == 45, b[29] == 45
@@ -70,7 +76,7 @@ public struct HLC: Comparable, Hashable, Sendable, CustomStringConvertible {
     for i in 30..<46 where !isLowerHex(b[i]) { return nil }
     let days = ISO8601.days(fromCivil: Int64(year), month, day)
     let milliseconds = (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(ms)
-    return (milliseconds, counter, String(decoding: b[30..<46], as: UTF8.self))
+    return (milliseconds, counter)
   }
 
   private static func hexValue(_ b: UInt8) -> Int { b <= 57 ? Int(b) - 48 : Int(b) - 87 }
@@ -80,7 +86,10 @@ public struct HLC: Comparable, Hashable, Sendable, CustomStringConvertible {
   public var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
   public static func < (a: HLC, b: HLC) -> Bool {
-    (a.milliseconds, a.counter, a.node) < (b.milliseconds, b.counter, b.node)
+    if a.milliseconds != b.milliseconds { return a.milliseconds < b.milliseconds }
+    if a.counter != b.counter { return a.counter < b.counter }
+    // The same time and counter write the same text before the node: the texts order as the nodes.
+    return a.description < b.description
   }
 
   /// The next reading after `last` at wall time `now` (Kulkarni et al., "Logical Physical Clocks").

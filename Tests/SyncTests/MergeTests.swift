@@ -16,6 +16,29 @@ import Testing
     #expect(a.description < b.description && b.description < c.description)
   }
 
+  /// The node is read from the clock's text: clocks of the same moment order by it, and a clock
+  /// read from text is the one made from its parts (equal, one hash).
+  @Test func clocksOfOneMomentOrderByTheirNode() throws {
+    let (ms, counter) = (Int64(1_795_000_000_123), 7)
+    let low = HLC(milliseconds: ms, counter: counter, node: "0000000000000001")
+    let high = HLC(milliseconds: ms, counter: counter, node: "00000000000000f0")
+    #expect(low.node == "0000000000000001" && high.node == "00000000000000f0")
+    #expect(low < high && !(high < low) && low != high)
+    let read = try #require(HLC(high.description))
+    #expect(read.node == "00000000000000f0" && read == high && !(read < high) && !(high < read))
+    #expect(Set([read, high, low]).count == 2)
+    // Nodes of other lengths (made by hand, never read from the wire) still order as their text.
+    for (a, b) in [("a", "ab"), ("ab", "b"), ("device-1", "device-10"), ("z", "0000000000000001")] {
+      let (x, y) = (HLC(milliseconds: ms, counter: counter, node: a), HLC(milliseconds: ms, counter: counter, node: b))
+      #expect((x < y) == (a < b) && (y < x) == (b < a) && x != y, "\(a) \(b)")
+      #expect(x.node == a && y.node == b)
+    }
+    // Time and counter come before the node.
+    #expect(
+      HLC(milliseconds: ms, counter: counter, node: "ffffffffffffffff") < HLC(milliseconds: ms, counter: 8, node: "0"))
+    #expect(HLC(milliseconds: ms, counter: 9, node: "f") < HLC(milliseconds: ms + 1, counter: 0, node: "0"))
+  }
+
   @Test func malformedReadingsAreRefused() {
     for text in [
       "", "2026-11-18T11:06:40.123Z", "2026-11-18T11:06:40.123Z-0000-0123456789ABCDEF",

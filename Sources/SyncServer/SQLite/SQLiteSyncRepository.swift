@@ -263,7 +263,9 @@ public actor SQLiteSyncRepository: SyncRepository {
         bounds.count + 1
       ) { row in
         let past = rows.count >= bounds.count || bytes >= bounds.bytes
-        let fields: String? = past ? nil : try row.get(2)
+        // Read as String (the column is NOT NULL): read as an optional, every row looked the
+        // optional's type up in the runtime's lock-guarded table, a tenth of a page's reading.
+        let fields = past ? nil : try row.get(2, as: String.self)
         bytes += fields?.utf8.count ?? 0
         rows.append(PageRow(dataset: try row.get(0), id: try row.get(1), fields: fields, seq: try row.get(3)))
         return !past
