@@ -127,6 +127,14 @@ public struct Dataset: Hashable, Sendable {
     box = Box(Members(table, key: key, stamp: stamp, local: local, span: span, rules: rules, recordRules: recordRules))
   }
 
+  private init(box: Box) { self.box = box }
+
+  /// The same dataset, described by a box of its own: records made with it share no reference
+  /// count with those made with another copy. A first sync's cores (one reading pages, one
+  /// writing them, one freeing them) each retained and released the one box for every record
+  /// they touched, and waited on each other for it.
+  public func detached() -> Dataset { Dataset(box: Box(box.members)) }
+
   public static func == (a: Dataset, b: Dataset) -> Bool { a.box === b.box || a.box.members == b.box.members }
 
   public func hash(into hasher: inout Hasher) { hasher.combine(box.members) }

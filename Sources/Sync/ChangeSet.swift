@@ -312,32 +312,36 @@ extension WireChange {
     // not as a tuple: binding the tuple for each field retained and released three texts.
     var lastText: String?
     var lastHLC: HLC?
+    // Each name and field read where it is: a copy of them (and of the clock) for each field
+    // retained and released its texts, for every field of every record of a first sync.
     for index in fields.keys.indices {
-      let (name, field) = (fields.keys[index], fields.values[index])
       let at = index < places.count ? places[index] : nil
       // account_id is every synced table's local owner column: no device may be sent one.
-      let checked = index < namesChecked.count && namesChecked[index] == name
-      guard checked || at != nil || name == FieldMerge.deleted || (Self.isName(name) && name != "account_id") else {
-        throw ChangeSetError.badFieldName(dataset: dataset, field: name)
+      let checked = index < namesChecked.count && namesChecked[index] == fields.keys[index]
+      guard
+        checked || at != nil || fields.keys[index] == FieldMerge.deleted
+          || (Self.isName(fields.keys[index]) && fields.keys[index] != "account_id")
+      else {
+        throw ChangeSetError.badFieldName(dataset: dataset, field: fields.keys[index])
       }
-      let hlc: HLC
-      if let lastHLC, lastText == field.hlc {
-        hlc = lastHLC
-      } else if let kept = clock.hlc, clock.text == field.hlc {
-        // Read for a change before: checked against this one's `now`.
-        guard kept.date.timeIntervalSince(now) <= maxSkew else { throw ChangeSetError.clockAhead(field.hlc) }
-        (hlc, lastText, lastHLC) = (kept, field.hlc, kept)
-      } else {
-        guard let read = HLC(field.hlc) else { throw ChangeSetError.badClock(field.hlc) }
-        guard read.date.timeIntervalSince(now) <= maxSkew else { throw ChangeSetError.clockAhead(field.hlc) }
-        (hlc, lastText, lastHLC) = (read, field.hlc, read)
-        (clock.text, clock.hlc) = (field.hlc, read)
+      if lastHLC == nil || lastText != fields.values[index].hlc {
+        let text = fields.values[index].hlc
+        if let kept = clock.hlc, clock.text == text {
+          // Read for a change before: checked against this one's `now`.
+          guard kept.date.timeIntervalSince(now) <= maxSkew else { throw ChangeSetError.clockAhead(text) }
+          (lastText, lastHLC) = (text, kept)
+        } else {
+          guard let read = HLC(text) else { throw ChangeSetError.badClock(text) }
+          guard read.date.timeIntervalSince(now) <= maxSkew else { throw ChangeSetError.clockAhead(text) }
+          (lastText, lastHLC) = (text, read)
+          (clock.text, clock.hlc) = (text, read)
+        }
       }
-      if case .string(let text) = field.value, text.utf8.count > maxValueBytes {
+      if maxValueBytes < .max, case .string(let text) = fields.values[index].value, text.utf8.count > maxValueBytes {
         throw ChangeSetError.valueTooLarge(
-          dataset: dataset, id: id, field: name, bytes: text.utf8.count, limit: maxValueBytes)
+          dataset: dataset, id: id, field: fields.keys[index], bytes: text.utf8.count, limit: maxValueBytes)
       }
-      body(name, field, hlc, at)
+      body(fields.keys[index], fields.values[index], lastHLC!, at)
     }
   }
 

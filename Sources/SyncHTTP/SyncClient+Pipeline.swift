@@ -55,6 +55,9 @@ extension SyncClient {
   /// too, which the writing core then need not do.
   static func check(_ changes: [WireChange], in datasets: [Dataset], ahead: Bool = false) -> [Checked] {
     var places = FieldPlaces()
+    // The page's own datasets: its records are read, written and freed on three cores, each
+    // busy with another page, and none waits on the others' reference counts.
+    let datasets = datasets.map { $0.detached() }
     return changes.map { change in
       guard let record = try? change.incoming(now: .distantFuture, in: datasets, places: &places) else { return nil }
       return ahead && record.deletion == nil ? record.checkedAsNew() : record

@@ -268,7 +268,7 @@ public final class SyncClient {
       // Each record moved out, not copied: a copy retained all a record holds, and the page then
       // released it all again, on the core that writes.
       var checked = received.checked.take() ?? Self.check(incoming, in: datasets)
-      held.records.reserveCapacity(held.records.count + checked.count)
+      if held.records.isEmpty { held.records.reserveCapacity(checked.count) }
       for index in checked.indices {
         guard let record = checked[index].take() else { continue }
         if let newest = record.newest, held.newest.map({ newest > $0 }) ?? true { held.newest = newest }

@@ -23,6 +23,17 @@ import Testing
     #expect(Dataset.defaultValue(definition) == nil)
   }
 
+  /// A detached copy (a page's own, `SyncClient.check`) is the same dataset: equal, one hash,
+  /// the same description; another dataset stays another.
+  @Test func aDetachedDatasetIsTheSameDataset() {
+    let table = Table("t", [.text("id", "NOT NULL"), .text("account_id", "NOT NULL"), .text("a", "NOT NULL")])
+    let (dataset, other) = (Dataset(table), Dataset(table, stamp: nil, local: ["a"]))
+    let copy = dataset.detached()
+    #expect(copy == dataset && copy.hashValue == dataset.hashValue && Set([copy, dataset]).count == 1)
+    #expect(copy.fields == dataset.fields && copy.required == dataset.required && copy.name == dataset.name)
+    #expect(copy != other && other.detached() == other && other.detached() != copy)
+  }
+
   /// Which fields are required, and which the table fills in, come from the words of each
   /// column's definition, in any case, wherever they stand in it.
   @Test func requiredAndDefaultedFieldsComeFromTheDefinitions() {
