@@ -56,23 +56,25 @@ extension WireJSON {
         JSONText.appendQuoted(shared, to: &out)
       }
       var clock: (text: String, quoted: [UInt8])?
-      for (i, field) in fields.values.enumerated() {
+      // Each field read where it is: a copy of it retained and released its texts, for every
+      // field of every record of a push.
+      for i in fields.values.indices {
         if i > 0 || shared != nil { out.append(UInt8(ascii: ",")) }
-        if field.hlc == shared {
+        if fields.values[i].hlc == shared {
           out += valueHeads[i]
         } else {
           out += heads[i]
-          if let clock, clock.text == field.hlc {
+          if let clock, clock.text == fields.values[i].hlc {
             out += clock.quoted
           } else {
             let start = out.count
-            JSONText.appendQuoted(field.hlc, to: &out)
+            JSONText.appendQuoted(fields.values[i].hlc, to: &out)
             // A copy: a slice would share `out`'s storage, and the next append would copy all of it.
-            clock = (field.hlc, Array(out[start...]))
+            clock = (fields.values[i].hlc, Array(out[start...]))
           }
           out += Self.valueKey
         }
-        switch field.value {
+        switch fields.values[i].value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .int(let n): JSONText.appendInteger(n, to: &out)
