@@ -46,8 +46,11 @@ public struct HLC: Comparable, Hashable, Sendable, CustomStringConvertible {
   public init?(_ text: String) {
     var text = text
     guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
-    self.init(milliseconds: parsed.milliseconds, counter: parsed.counter, nodeStart: 30, text: text)
+    self.init(milliseconds: parsed.milliseconds, counter: parsed.counter, nodeStart: Self.textNodeStart, text: text)
   }
+
+  /// Where the node begins in the canonical text read from the wire.
+  private static let textNodeStart = 30
 
   private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> (milliseconds: Int64, counter: Int)? {
     // YYYY-MM-DDTHH:MM:SS.mmmZ-cccc-nnnnnnnnnnnnnnnn
@@ -73,7 +76,7 @@ public struct HLC: Comparable, Hashable, Sendable, CustomStringConvertible {
       guard isLowerHex(b[i]) else { return nil }
       counter = counter * 16 + hexValue(b[i])
     }
-    for i in 30..<46 where !isLowerHex(b[i]) { return nil }
+    for i in textNodeStart..<46 where !isLowerHex(b[i]) { return nil }
     let days = ISO8601.days(fromCivil: Int64(year), month, day)
     let milliseconds = (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(ms)
     return (milliseconds, counter)

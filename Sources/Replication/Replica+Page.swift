@@ -175,18 +175,21 @@ extension Replica {
     // page (one-per-account records are written one at a time).
     // A record's fields are those of the record before, nearly always: only a record whose
     // differ looks its group up (a key made and hashed per record was a tenth of this function).
-    var sets: [[Bool]: Int] = [:]
     var found: [(has: [Bool], positions: [Int])] = []
+    var place: [[Bool]: Int] = [:]
+    func fits(_ index: Int, _ group: Int) -> Bool {
+      found[group].has.indices.allSatisfy { found[group].has[$0] == (page[index].slots[$0] != nil) }
+    }
     var current = -1
     for position in byID.indices {
       let index = byID[position]
-      if current < 0
-        || !found[current].has.indices.allSatisfy({ found[current].has[$0] == (page[index].slots[$0] != nil) })
-      {
+      if current < 0 || !fits(index, current) {
         let has = page[index].slots.map { $0 != nil }
-        current = sets[has] ?? found.count
-        if current == found.count {
-          sets[has] = current
+        if let known = place[has] {
+          current = known
+        } else {
+          current = found.count
+          place[has] = current
           found.append((has, []))
         }
       }
